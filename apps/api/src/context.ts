@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { Mailer } from './modules/mail/mailer.ts';
+
+/** What route handlers and services need from the running process. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyRequest {
+    /** Set by the authenticate pre-handler. */
+    auth: { userId: string; sessionId: string } | null;
+  }
+}

@@ -1,0 +1,188 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Kysely's view of the tables (camelCase; the CamelCasePlugin maps to snake_case columns). */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A timestamp column with a database default (usually now()). */
+type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T = unknown> = ColumnType<T, string | T | undefined, string | T>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  firstName: string;
+  lastName: string;
+  email: string;
+  contactNumber: string;
+  passwordHash: string;
+  isEmailVerified: Generated<boolean>;
+  isOperator: Generated<boolean>;
+  createdAt: CreatedAt;
+  updatedAt: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  userId: string;
+  tokenHash: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  revokedAt: NullableTimestamp;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface EmailVerificationTokensTable {
+  id: Generated<string>;
+  userId: string;
+  tokenHash: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  usedAt: NullableTimestamp;
+}
+
+export interface MailMessagesTable {
+  id: Generated<string>;
+  toAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string | null;
+  transport: string;
+  createdAt: CreatedAt;
+  sentAt: NullableTimestamp;
+  error: string | null;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  succeeded: boolean;
+  attemptedAt: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actorUserId: string | null;
+  action: string;
+  subjectType: string | null;
+  subjectId: string | null;
+  ip: string | null;
+  details: Json<Record<string, unknown>>;
+  createdAt: CreatedAt;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  emailVerificationTokens: EmailVerificationTokensTable;
+  mailMessages: MailMessagesTable;
+  loginAttempts: LoginAttemptsTable;
+  auditLog: AuditLogTable;
+}
+
+export interface AccountsTable {
+  id: Generated<string>;
+  accountNumber: string;
+  accountType: 'personal' | 'business';
+  accountHolderName: string;
+  businessName: string | null;
+  companyName: string | null;
+  userName: string;
+  accountEmail: string;
+  accountPhone: string;
+  identityType: 'nid' | 'passport' | 'drivingLicense' | 'tradeLicense';
+  identityNumber: string;
+  identityVerified: Generated<boolean>;
+  dateOfBirth: ColumnType<Date, string, string>;
+  street: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+  notificationPreference: 'email' | 'sms';
+  occupation: string;
+  annualIncome: string;
+  gatewayFeeFixedCents: Generated<number>;
+  gatewayFeePercent: ColumnType<string, string | number | undefined, string | number>;
+  paymentRequestFeeFixedCents: Generated<number>;
+  paymentRequestFeePercent: ColumnType<string, string | number | undefined, string | number>;
+  tpinHash: string;
+  tpinFailedAttempts: Generated<number>;
+  tpinLockedUntil: NullableTimestamp;
+  createdAt: CreatedAt;
+  updatedAt: CreatedAt;
+}
+
+export interface AccountUsersTable {
+  accountId: string;
+  userId: string;
+  role: Generated<string>;
+  createdAt: CreatedAt;
+}
+
+export interface IdentityDocumentsTable {
+  id: Generated<string>;
+  accountId: string;
+  storedName: string;
+  mimeType: string;
+  sizeBytes: number;
+  createdAt: CreatedAt;
+}
+
+export interface LedgerAccountsTable {
+  id: Generated<number>;
+  accountId: string | null;
+  systemCode: string | null;
+  currency: string;
+  balanceCents: Generated<number>;
+  createdAt: CreatedAt;
+}
+
+export interface LedgerTransactionsTable {
+  id: Generated<number>;
+  transactionId: string;
+  kind: string;
+  transactionFor: string;
+  currency: string;
+  amountCents: number;
+  feeCents: Generated<number>;
+  createdBy: string | null;
+  metadata: Json<Record<string, unknown>>;
+  createdAt: CreatedAt;
+}
+
+export interface LedgerPostingsTable {
+  id: Generated<number>;
+  ledgerTransactionId: number;
+  ledgerAccountId: number;
+  amountCents: number;
+  createdAt: CreatedAt;
+}
+
+export interface IdempotencyKeysTable {
+  caller: string;
+  idempotencyKey: string;
+  requestHash: string;
+  responseStatus: number;
+  responseBody: Json;
+  createdAt: CreatedAt;
+}
+
+export interface ActivitiesTable {
+  id: Generated<number>;
+  accountId: string;
+  name: string;
+  comment: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  accountUsers: AccountUsersTable;
+  identityDocuments: IdentityDocumentsTable;
+  ledgerAccounts: LedgerAccountsTable;
+  ledgerTransactions: LedgerTransactionsTable;
+  ledgerPostings: LedgerPostingsTable;
+  idempotencyKeys: IdempotencyKeysTable;
+  activities: ActivitiesTable;
+}

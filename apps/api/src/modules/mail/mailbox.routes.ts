@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+/** Links in a mail's text become clickable in the local mailbox page. */
+function linkify(text: string): string {
+  return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+}
+
+/**
+ * The development mailbox: every stored mail, newest first. Registered only outside
+ * production so a person trying Kestrel locally can click a verification link.
+ */
+export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
+  const latest = () =>
+    app.ctx.db
+      .selectFrom('mailMessages')
+      .select(['id', 'toAddress', 'subject', 'textBody', 'transport', 'createdAt', 'sentAt', 'error'])
+      .orderBy('createdAt', 'desc')
+      .orderBy('id')
+      .limit(200)
+      .execute();
+
+  app.get('/dev/mailbox.json', { schema: { hide: true } }, async () => ({
+    status: 'success',
+    data: (await latest()).map((mail) => ({
+      _id: mail.id,
+      to: mail.toAddress,
+      subject: mail.subject,
+      text: mail.textBody,
+      transport: mail.transport,
+      createdAt: mail.createdAt,
+      sentAt: mail.sentAt,
+      error: mail.error,
+    })),
+  }));
+
+  app.get('/dev/mailbox', { schema: { hide: true } }, async (_request, reply) => {
+    const mails = await latest();
+    const items = mails
+      .map(
+        (mail) => `<article>
+  <h2>${escapeHtml(mail.subject)}</h2>
+  <p class="meta">To <strong>${escapeHtml(mail.toAddress)}</strong> · ${escapeHtml(new Date(mail.createdAt).toISOString())} · ${escapeHtml(mail.transport)}</p>
+  <pre>${linkify(mail.textBody)}</pre>
+</article>`,
+      )
+      .join('\n');
+    const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Kestrel development mailbox</title>
+<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1e293b}
+article{border:1px solid #cbd5e1;border-radius:.5rem;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem}
+.meta{color:#475569;margin:0 0 .5rem;font-size:.9rem}pre{white-space:pre-wrap;font-family:inherit}a{color:#1d4ed8}</style></head>
+<body><h1>Development mailbox</h1><p>Mail Kestrel has sent, newest first. This page exists only outside production.</p>
+${items || '<p>No mail yet.</p>'}
+</body></html>`;
+    return reply.type('text/html; charset=utf-8').send(page);
+  });
+}

@@ -1,0 +1,70 @@
+import nodemailer from 'nodemailer';
+import type { Db } from '../../db/database.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** Where mail goes, for the start-up log. */
+  readonly description: string;
+  send(message: MailMessage): Promise<void>;
+}
+
+/** Default transport: the mail is stored in the database, readable at /dev/mailbox outside production. */
+export function createOutboxMailer(db: Db): Mailer {
+  return {
+    description: 'the outbox in the database (read it at /dev/mailbox)',
+    async send(message) {
+      await db
+        .insertInto('mailMessages')
+        .values({
+          toAddress: message.to,
+          subject: message.subject,
+          textBody: message.text,
+          htmlBody: message.html ?? null,
+          transport: 'outbox',
+          sentAt: new Date(),
+          error: null,
+        })
+        .execute();
+    },
+  };
+}
+
+/** SMTP transport (SMTP_URL, e.g. smtp://user:pass@host:587). Every attempt is recorded. */
+export function createSmtpMailer(db: Db, smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  const host = new URL(smtpUrl).host;
+  return {
+    description: `SMTP at ${host}`,
+    async send(message) {
+      let error: string | null = null;
+      try {
+        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      } catch (cause) {
+        error = cause instanceof Error ? cause.message : String(cause);
+      }
+      await db
+        .insertInto('mailMessages')
+        .values({
+          toAddress: message.to,
+          subject: message.subject,
+          textBody: message.text,
+          htmlBody: message.html ?? null,
+          transport: 'smtp',
+          sentAt: error ? null : new Date(),
+          error,
+        })
+        .execute();
+      if (error) throw new Error(`Mail to ${message.to} was not sent: ${error}`);
+    },
+  };
+}
+
+export function createMailer(db: Db, smtpUrl: string | undefined, from: string): Mailer {
+  return smtpUrl ? createSmtpMailer(db, smtpUrl, from) : createOutboxMailer(db);
+}

@@ -1,0 +1,40 @@
+import type { Db } from '../../db/database.ts';
+
+export interface AccountSummary {
+  _id: string;
+  accountNumber: string;
+  accountType: 'personal' | 'business';
+  accountHolderName: string;
+  businessName: string | null;
+  userName: string;
+  accountEmail: string;
+}
+
+export function findUserByEmail(db: Db, email: string) {
+  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export function findUserById(db: Db, userId: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+/** The accounts a user holds, oldest first (the first is the default after login). */
+export async function listUserAccounts(db: Db, userId: string): Promise<AccountSummary[]> {
+  const rows = await db
+    .selectFrom('accountUsers')
+    .innerJoin('accounts', 'accounts.id', 'accountUsers.accountId')
+    .select([
+      'accounts.id',
+      'accounts.accountNumber',
+      'accounts.accountType',
+      'accounts.accountHolderName',
+      'accounts.businessName',
+      'accounts.userName',
+      'accounts.accountEmail',
+    ])
+    .where('accountUsers.userId', '=', userId)
+    .orderBy('accountUsers.createdAt')
+    .orderBy('accounts.accountNumber')
+    .execute();
+  return rows.map(({ id, ...rest }) => ({ _id: id, ...rest }));
+}

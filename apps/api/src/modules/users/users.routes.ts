@@ -1,0 +1,107 @@
+import { messages, registerBody, sendVerificationBody, verifyEmailBody } from '@kestrel/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authenticate, callerId } from '../../http/authenticate.ts';
+import { clientIp } from '../../http/client-ip.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { getUserProfile, registerUser, resendVerification } from './users.service.ts';
+import { verifyEmailToken } from './verification.service.ts';
+
+const accountSummary = z.object({
+  _id: z.string(),
+  accountNumber: z.string(),
+  accountType: z.enum(['personal', 'business']),
+  accountHolderName: z.string(),
+  businessName: z.string().nullable(),
+  userName: z.string(),
+  accountEmail: z.string(),
+});
+
+const userProfile = z.object({
+  _id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  contactNumber: z.string(),
+  isEmailVerified: z.boolean(),
+  isAccountHolder: z.boolean(),
+  accounts: z.array(accountSummary),
+  createdAt: z.date(),
+});
+
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/user/register',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
+      schema: {
+        tags: ['users'],
+        summary: 'Sign up; answers a session token so the new user is signed in',
+        body: registerBody,
+        response: { 201: successEnvelope(z.object({ _id: z.string(), token: z.string() })) },
+      },
+    },
+    async (request, reply) => {
+      const result = await registerUser(app.ctx, request.body, clientIp(request), request.headers['user-agent']);
+      // The account exists either way; the client shows this message and carries on.
+      const message = result.mailSent ? messages.signup.success : messages.signup.mailFailed;
+      return reply.status(201).send(ok({ _id: result.userId, token: result.token }, message));
+    },
+  );
+
+  app.get(
+    '/user/:userId',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'The signed-in user with their accounts',
+        params: z.object({ userId: z.string() }),
+        response: { 200: successEnvelope(userProfile) },
+      },
+    },
+    async (request) => ok(await getUserProfile(app.ctx, callerId(request), request.params.userId)),
+  );
+
+  app.post(
+    '/user/send-verification-code',
+    {
+      preHandler: authenticate,
+      config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
+      schema: {
+        tags: ['users'],
+        summary: 'Mail a new e-mail verification link',
+        body: sendVerificationBody,
+        response: { 200: successEnvelope(z.null()) },
+      },
+    },
+    async (request) => {
+      try {
+        await resendVerification(app.ctx, callerId(request), request.body.email);
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        request.log.warn({ err: error }, 'verification mail failed');
+        throw new AppError(502, 'mail_failed', messages.verification.notSent);
+      }
+      return ok(null, messages.verification.sent);
+    },
+  );
+
+  app.post(
+    '/user/verify-email',
+    {
+      config: { rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      schema: {
+        tags: ['users'],
+        summary: 'Spend a verification link token and mark the e-mail verified',
+        body: verifyEmailBody,
+        response: { 200: successEnvelope(z.null()) },
+      },
+    },
+    async (request) => {
+      await verifyEmailToken(app.ctx, request.body.token);
+      return ok(null, messages.verification.verified);
+    },
+  );
+};

@@ -1,0 +1,89 @@
+import { messages, type RegisterBody } from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { hashSecret } from '../auth/passwords.ts';
+import { createSession } from '../auth/sessions.repository.ts';
+import { findUserById, listUserAccounts } from './users.repository.ts';
+import { sendVerificationMail } from './verification.service.ts';
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e.code === '23505' && e.constraint === constraint;
+}
+
+export interface RegisterResult {
+  userId: string;
+  token: string;
+  mailSent: boolean;
+}
+
+/**
+ * Creates the user and signs them in. The verification mail is sent after the commit;
+ * if it fails the user still exists and can ask for another from the portal.
+ */
+export async function registerUser(ctx: AppContext, body: RegisterBody, ip: string, userAgent?: string): Promise<RegisterResult> {
+  const passwordHash = await hashSecret(body.password);
+  let userId: string;
+  try {
+    userId = await ctx.db.transaction().execute(async (trx) => {
+      const user = await trx
+        .insertInto('users')
+        .values({
+          firstName: body.firstName,
+          lastName: body.lastName,
+          email: body.email,
+          contactNumber: body.contactNumber,
+          passwordHash,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, { actorUserId: user.id, action: 'user.registered', subjectType: 'user', subjectId: user.id, ip });
+      return user.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_email_key')) throw conflict(messages.signup.emailTaken, 'email_taken', { email: messages.signup.emailTaken });
+    if (isUniqueViolation(error, 'users_contact_number_key'))
+      throw conflict(messages.signup.phoneTaken, 'phone_taken', { contactNumber: messages.signup.phoneTaken });
+    throw error;
+  }
+  const token = await createSession(ctx.db, userId, ip, userAgent);
+  let mailSent = true;
+  try {
+    await sendVerificationMail(ctx, { id: userId, email: body.email, firstName: body.firstName });
+  } catch (error) {
+    mailSent = false;
+    ctx.log.warn({ err: error, userId }, 'verification mail failed at sign-up');
+  }
+  return { userId, token, mailSent };
+}
+
+/** GET /v1/user/:userId — only the caller themself; anyone else is told it does not exist. */
+export async function getUserProfile(ctx: AppContext, callerId: string, userId: string) {
+  if (callerId !== userId) throw notFound('User not found');
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw notFound('User not found');
+  const accounts = await listUserAccounts(ctx.db, userId);
+  return {
+    _id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    contactNumber: user.contactNumber,
+    isEmailVerified: user.isEmailVerified,
+    isAccountHolder: accounts.length > 0,
+    accounts,
+    createdAt: user.createdAt,
+  };
+}
+
+/**
+ * POST /v1/user/send-verification-code. Signed-in users may only ask for their own address.
+ * Already-verified users are told so rather than mailed again.
+ */
+export async function resendVerification(ctx: AppContext, callerId: string, email: string): Promise<void> {
+  const user = await findUserById(ctx.db, callerId);
+  if (!user || user.email !== email) throw notFound('No unverified user with that e-mail');
+  if (user.isEmailVerified) throw conflict(messages.verification.alreadyVerified, 'already_verified');
+  await sendVerificationMail(ctx, user);
+}

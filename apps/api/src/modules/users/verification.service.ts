@@ -1,0 +1,48 @@
+import { messages } from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import { hashToken, newOpaqueToken } from '../auth/tokens.ts';
+import { badRequest } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.ts';
+
+export const VERIFICATION_LINK_HOURS = 24;
+
+/** Issues a single-use link that expires, and mails it. Throws when the mail cannot be sent. */
+export async function sendVerificationMail(ctx: AppContext, user: { id: string; email: string; firstName: string }): Promise<void> {
+  const token = newOpaqueToken();
+  await ctx.db
+    .insertInto('emailVerificationTokens')
+    .values({
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + VERIFICATION_LINK_HOURS * 3600_000),
+      usedAt: null,
+    })
+    .execute();
+  const link = `${ctx.config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
+  await ctx.mailer.send({
+    to: user.email,
+    subject: 'Verify your Kestrel e-mail address',
+    text:
+      `Hello ${user.firstName},\n\n` +
+      `Please confirm your e-mail address for Kestrel by opening this link:\n${link}\n\n` +
+      `The link works once and expires in ${VERIFICATION_LINK_HOURS} hours. ` +
+      `If you did not sign up for Kestrel, you can ignore this mail.`,
+  });
+}
+
+/** Marks the e-mail verified if the token is known, unused and not expired; the token is spent. */
+export async function verifyEmailToken(ctx: AppContext, token: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('emailVerificationTokens')
+      .set({ usedAt: new Date() })
+      .where('tokenHash', '=', hashToken(token))
+      .where('usedAt', 'is', null)
+      .where('expiresAt', '>', new Date())
+      .returning(['userId'])
+      .executeTakeFirst();
+    if (!row) throw badRequest(messages.verification.linkInvalid, undefined, 'verification_link_invalid');
+    await trx.updateTable('users').set({ isEmailVerified: true, updatedAt: new Date() }).where('id', '=', row.userId).execute();
+    await recordAudit(trx, { actorUserId: row.userId, action: 'user.email_verified', subjectType: 'user', subjectId: row.userId });
+  });
+}

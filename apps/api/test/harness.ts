@@ -1,0 +1,86 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  baseUrl: string;
+  databaseKind: DatabaseHandle['kind'];
+}
+
+let serverPromise: Promise<TestServer> | undefined;
+let databasePromise: Promise<DatabaseHandle> | undefined;
+
+/** One migrated database per test worker: PGlite in memory, or this run's PostgreSQL database. */
+export function testDatabase(): Promise<DatabaseHandle> {
+  databasePromise ??= (async () => {
+    const url = inject('testDatabaseUrl');
+    const handle = await openDatabase({ databaseUrl: url, poolSize: 30 });
+    await migrate(handle.db);
+    return handle;
+  })();
+  return databasePromise;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-test-'));
+  const base = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SECRET_KEY: 'x'.repeat(64), LOG_LEVEL: 'silent' });
+  return { ...base, ...overrides };
+}
+
+/** The app listening on a random loopback port, shared by the tests of this worker. */
+export function testServer(): Promise<TestServer> {
+  serverPromise ??= (async () => {
+    const handle = await testDatabase();
+    const config = testConfig();
+    const app = await buildApp({ config, db: handle.db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    const baseUrl = `http://127.0.0.1:${address.port}`;
+    config.publicUrl = baseUrl;
+    return { app, db: handle.db, config, baseUrl, databaseKind: handle.kind };
+  })();
+  return serverPromise;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** A real HTTP call to the test server; answers status, parsed body and headers. */
+export async function api<T = any>(method: string, urlPath: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const server = await testServer();
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token) headers.authorization = options.token;
+  const response = await fetch(`${server.baseUrl}${urlPath}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body: body as T, headers: response.headers };
+}

@@ -1,0 +1,6 @@
+export * from './constants.ts';
+export * from './messages.ts';
+export * from './money.ts';
+export * from './card.ts';
+export * from './dates.ts';
+export * from './schemas/auth.ts';

@@ -1,0 +1,84 @@
+import { PRODUCT_NAME } from './constants.ts';
+
+/**
+ * User-facing messages, exactly as the specification writes them (spelling included).
+ * Server messages the web app matches on live here too, so both sides agree.
+ */
+export const messages = {
+  login: {
+    emailRequired: 'Email is required',
+    passwordRequired: 'Password is required',
+    success: 'Login successful',
+    invalid: 'Invalid email or password!',
+    failed: 'Login failed!',
+    checkoutFailed: 'Login Error!',
+    rateLimited: 'Too many login attempts. Please wait a few minutes and try again.',
+  },
+  checkoutLogin: {
+    emailRequired: 'Please enter the email',
+    passwordRequired: 'Password missing',
+  },
+  signup: {
+    firstNameRequired: 'First name is required',
+    lastNameRequired: 'Last name is required',
+    emailRequired: 'Email is required',
+    emailInvalid: 'Invalid email address',
+    phoneRequired: 'Phone is required',
+    phoneInvalid: 'Invalid phone number',
+    passwordRequired: 'New password is required',
+    passwordTooShort: 'Password must be at least 8 characters',
+    confirmRequired: 'Confrim password is required',
+    passwordMismatch: "Password don't match",
+    emailTaken: 'The email is already used! you can login or try another email',
+    phoneTaken: 'The phone number is already used!',
+    mailFailed: 'Failed to send mail!',
+    failed: 'Sign-up Failed!',
+    notSuccess: 'Sign-up failed! try again',
+    success: 'Registration successful! Please check your email to verify your account.',
+  },
+  verification: {
+    sent: 'Verification mail sent',
+    notSent: 'Verification mail did not send!',
+    verified: 'Your email is verified. You can now log in.',
+    linkInvalid: 'This verification link is invalid or has expired.',
+    alreadyVerified: 'Email is already verified',
+  },
+  portal: {
+    notFound: 'Page Not Found',
+    verifyEmailTitle: 'Please Verify Your Email',
+    accountRequired: `You must have complete your account for access ${PRODUCT_NAME} portal`,
+    accountNotAvailable: 'Account not available!',
+    switchingAccount: 'Switching account...',
+    comingSoon: 'Comming Soon!',
+    depositComingSoon: 'Comming soon!',
+  },
+  account: {
+    typeRequired: 'Account type is required!',
+    tpinDigits: 'TPIN will be only digit',
+    created: 'Congratulations! Your Account Done',
+    userNameTaken: 'userName is already exist!',
+    accountEmailTaken: 'accountEmail is already exist!',
+    accountPhoneTaken: 'accountPhone is already exist!',
+    identityNumberTaken: 'identity.number is already exist!',
+    userNameTakenField: 'Username already exists!',
+    accountEmailTakenField: 'Email already exists!',
+    accountPhoneTakenField: 'Phone already exists!',
+    identityNumberTakenToast: 'Identity number is already used!',
+    tooYoung: 'You must be at least 16 years old',
+  },
+  tpin: {
+    required: 'TPIN is required',
+    fourDigits: 'TPIN must be 4 digits',
+    wrong: 'Incorrect TPIN',
+    locked: 'Too many wrong TPIN attempts. Money movement on this account is locked for 30 minutes.',
+  },
+  auth: {
+    unauthorized: 'Please log in to continue',
+    forbidden: 'You are not allowed to do that',
+  },
+  generic: {
+    notFound: 'Not found',
+    internal: 'Something went wrong. Please try again.',
+    tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
+  },
+} as const;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../constants.ts';
+import { messages } from '../messages.ts';
+
+const m = messages;
+
+/** Login form and POST /v1/auth/login body. The spec sets no bounds beyond "required". */
+export const loginBody = z
+  .object({
+    email: z.string({ error: m.login.emailRequired }).trim().min(1, m.login.emailRequired),
+    password: z.string({ error: m.login.passwordRequired }).min(1, m.login.passwordRequired),
+  })
+  .strict();
+export type LoginBody = z.infer<typeof loginBody>;
+
+/** Checkout's wallet login uses other messages (document 2, section 5). */
+export const checkoutLoginForm = z.object({
+  email: z.string().trim().min(1, m.checkoutLogin.emailRequired),
+  password: z.string().min(1, m.checkoutLogin.passwordRequired),
+});
+export type CheckoutLoginForm = z.infer<typeof checkoutLoginForm>;
+
+/** E-mail addresses are compared case-insensitively; we store them lower-cased. */
+export const emailAddress = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(254, m.signup.emailInvalid)
+    .pipe(z.email({ error: m.signup.emailInvalid }))
+    .transform((value) => value.toLowerCase());
+
+const phoneNumber = z
+  .string({ error: m.signup.phoneRequired })
+  .trim()
+  .min(1, m.signup.phoneRequired)
+  .regex(/^\+?[0-9][0-9 -]{5,18}[0-9]$/, m.signup.phoneInvalid)
+  .transform((value) => value.replace(/[ -]/g, ''));
+
+/** POST /v1/user/register body. */
+export const registerBody = z
+  .object({
+    firstName: z.string({ error: m.signup.firstNameRequired }).trim().min(1, m.signup.firstNameRequired).max(100),
+    lastName: z.string({ error: m.signup.lastNameRequired }).trim().min(1, m.signup.lastNameRequired).max(100),
+    email: emailAddress(m.signup.emailRequired),
+    contactNumber: phoneNumber,
+    password: z
+      .string({ error: m.signup.passwordRequired })
+      .min(1, m.signup.passwordRequired)
+      .min(PASSWORD_MIN_LENGTH, m.signup.passwordTooShort)
+      .max(256),
+  })
+  .strict();
+export type RegisterBody = z.infer<typeof registerBody>;
+
+/** The sign-up form: the register body's fields plus confirmation, with the form's field names. */
+export const signupForm = z
+  .object({
+    firstName: registerBody.shape.firstName,
+    lastName: registerBody.shape.lastName,
+    email: z.string().trim().min(1, m.signup.emailRequired).pipe(z.email({ error: m.signup.emailInvalid })),
+    phone: z.string().trim().min(1, m.signup.phoneRequired).regex(/^\+?[0-9][0-9 -]{5,18}[0-9]$/, m.signup.phoneInvalid),
+    password: z.string().min(1, m.signup.passwordRequired).min(PASSWORD_MIN_LENGTH, m.signup.passwordTooShort),
+    confirmPassword: z.string().min(1, m.signup.confirmRequired),
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: m.signup.passwordMismatch,
+    path: ['confirmPassword'],
+  });
+export type SignupForm = z.infer<typeof signupForm>;
+
+export const sendVerificationBody = z
+  .object({ email: emailAddress(m.signup.emailRequired) })
+  .strict();
+export type SendVerificationBody = z.infer<typeof sendVerificationBody>;
+
+export const verifyEmailBody = z.object({ token: z.string().min(16).max(200) }).strict();
+export type VerifyEmailBody = z.infer<typeof verifyEmailBody>;

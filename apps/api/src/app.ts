@@ -85,6 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(rateLimit, {
     global: false,
+    allowList: config.rateLimits ? undefined : () => true,
     errorResponseBuilder: (_request, context) =>
       ({
         status: 'error',

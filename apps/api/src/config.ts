@@ -17,6 +17,8 @@ const environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Lets store callbacks reach loopback/private addresses; for local development only. */
   ALLOW_PRIVATE_CALLBACKS: z.enum(['0', '1']).default('0'),
+  /** Per-address rate limits; only the test suite turns them off (it sends everything from one address). */
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
 });
 
 export interface Config {
@@ -32,6 +34,7 @@ export interface Config {
   seedDemo: boolean;
   logLevel: string;
   allowPrivateCallbacks: boolean;
+  rateLimits: boolean;
 }
 
 /** Reads and validates the settings once; throws a readable error naming the bad variable. */
@@ -58,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: settings.SEED_DEMO === undefined ? !settings.DATABASE_URL : settings.SEED_DEMO === '1',
     logLevel: settings.LOG_LEVEL,
     allowPrivateCallbacks: settings.ALLOW_PRIVATE_CALLBACKS === '1',
+    rateLimits: settings.RATE_LIMITS === 'on',
   };
 }
 

@@ -32,7 +32,7 @@ export function testDatabase(): Promise<DatabaseHandle> {
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-test-'));
-  const base = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SECRET_KEY: 'x'.repeat(64), LOG_LEVEL: 'silent' });
+  const base = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SECRET_KEY: 'x'.repeat(64), LOG_LEVEL: 'silent', RATE_LIMITS: 'off' });
   return { ...base, ...overrides };
 }
 

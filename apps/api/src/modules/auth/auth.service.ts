@@ -21,7 +21,8 @@ async function assertNotThrottled(ctx: AppContext, email: string, ip: string): P
     .where('attemptedAt', '>', since)
     .where((eb) => eb.or([eb('email', '=', email), eb('ip', '=', ip)]))
     .executeTakeFirstOrThrow();
-  if (counts.byEmail >= LOGIN_LIMITS.perEmail || counts.byIp >= LOGIN_LIMITS.perIp) {
+  const ipLimited = ctx.config.rateLimits && counts.byIp >= LOGIN_LIMITS.perIp;
+  if (counts.byEmail >= LOGIN_LIMITS.perEmail || ipLimited) {
     throw tooManyRequests(messages.login.rateLimited, 'login_rate_limited');
   }
 }

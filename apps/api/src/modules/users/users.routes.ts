@@ -34,7 +34,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/register',
     {
-      config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
+      config: { rateLimit: { max: 30, timeWindow: '1 hour' } },
       schema: {
         tags: ['users'],
         summary: 'Sign up; answers a session token so the new user is signed in',

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import { inTransaction, isUniqueViolation, type Trx } from '../db/transaction.ts';
+import { badRequest, unprocessable } from './errors.ts';
+
+export interface IdempotentResult<T> {
+  statusCode: number;
+  body: T;
+  /** True when this answer is the stored first answer to an earlier request with the same key. */
+  replayed: boolean;
+}
+
+/** The Idempotency-Key header, if any: 1 to 255 visible ASCII characters. */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['idempotency-key'];
+  if (value === undefined) return undefined;
+  const key = Array.isArray(value) ? value[0] : value;
+  if (!key || !/^[\x21-\x7e]{1,255}$/.test(key)) throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters', undefined, 'invalid_idempotency_key');
+  return key;
+}
+
+function hashRequest(route: string, body: unknown): string {
+  return createHash('sha256').update(route).update('\0').update(JSON.stringify(body ?? null)).digest('hex');
+}
+
+/**
+ * Runs a money-moving `work` exactly once per (caller, key). The key row, holding a hash of
+ * the request and the first answer, is written in the same database transaction as the
+ * money movement, so either both commit or neither does. A replay gets the stored answer;
+ * the same key with another request gets 422. Without a key, `work` simply runs.
+ * Failed requests are not recorded: they changed nothing, so a retry runs them afresh.
+ */
+export async function runIdempotent<T>(
+  db: Db,
+  options: { caller: string; key: string | undefined; route: string; body: unknown; statusCode: number },
+  work: (trx: Trx) => Promise<T>,
+): Promise<IdempotentResult<T>> {
+  const { caller, key } = options;
+  if (!key) {
+    const body = await inTransaction(db, work);
+    return { statusCode: options.statusCode, body, replayed: false };
+  }
+  const requestHash = hashRequest(options.route, options.body);
+
+  const stored = async (source: Db | Trx) => {
+    const row = await source
+      .selectFrom('idempotencyKeys')
+      .select(['requestHash', 'responseStatus', 'responseBody'])
+      .where('caller', '=', caller)
+      .where('idempotencyKey', '=', key)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (row.requestHash !== requestHash) {
+      throw unprocessable('This Idempotency-Key was already used with a different request', 'idempotency_key_reused');
+    }
+    return { statusCode: row.responseStatus, body: row.responseBody as T, replayed: true };
+  };
+
+  const earlier = await stored(db);
+  if (earlier) return earlier;
+  try {
+    return await inTransaction(db, async (trx) => {
+      const body = await work(trx);
+      // A concurrent request with the same key makes this insert wait for it, then fail with
+      // a unique violation: this transaction (and its money movement) rolls back.
+      await trx
+        .insertInto('idempotencyKeys')
+        .values({ caller, idempotencyKey: key, requestHash, responseStatus: options.statusCode, responseBody: JSON.stringify(body) })
+        .execute();
+      return { statusCode: options.statusCode, body, replayed: false };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'idempotency_keys_pkey')) {
+      const winner = await stored(db);
+      if (winner) return winner;
+    }
+    throw error;
+  }
+}

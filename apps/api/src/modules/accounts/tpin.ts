@@ -1,0 +1,83 @@
+import { messages, TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
+import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { verifySecret } from '../auth/passwords.ts';
+
+export class TpinLockedError extends AppError {
+  constructor(readonly lockedUntil: Date) {
+    super(423, 'tpin_locked', messages.tpin.locked);
+  }
+}
+
+type Reservation = { kind: 'missing' } | { kind: 'locked'; until: Date } | { kind: 'reserved'; attempt: number; tpinHash: string };
+
+/**
+ * The one TPIN check every money route uses; it runs (and commits) before the money
+ * movement, because a wrong guess must be counted even though the request fails.
+ *
+ * Each check first reserves an attempt in the database (under the account's row lock),
+ * then verifies the hash outside any transaction (argon2 is slow; no connection is held),
+ * then settles: success clears the count, a wrong TPIN keeps it. Because the attempt is
+ * counted before the hash is checked, parallel guesses can never test more than
+ * TPIN_MAX_FAILED_ATTEMPTS TPINs: the next ones find the account locked for TPIN_LOCK_MINUTES.
+ */
+export async function checkTpin(db: Db, accountId: string, tpin: string | number, actorUserId: string | null): Promise<void> {
+  const reservation = await inTransaction(db, async (trx): Promise<Reservation> => {
+    const account = await trx
+      .selectFrom('accounts')
+      .select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil'])
+      .where('id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!account) return { kind: 'missing' };
+    const now = new Date();
+    if (account.tpinLockedUntil && account.tpinLockedUntil > now) return { kind: 'locked', until: account.tpinLockedUntil };
+    // A lock that has run out starts a fresh count.
+    const attempt = (account.tpinLockedUntil ? 0 : account.tpinFailedAttempts) + 1;
+    if (attempt > TPIN_MAX_FAILED_ATTEMPTS) {
+      const until = new Date(now.getTime() + TPIN_LOCK_MINUTES * 60_000);
+      await trx.updateTable('accounts').set({ tpinLockedUntil: until }).where('id', '=', accountId).execute();
+      return { kind: 'locked', until };
+    }
+    await trx.updateTable('accounts').set({ tpinFailedAttempts: attempt, tpinLockedUntil: null }).where('id', '=', accountId).execute();
+    return { kind: 'reserved', attempt, tpinHash: account.tpinHash };
+  });
+
+  if (reservation.kind === 'missing') throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (reservation.kind === 'locked') throw new TpinLockedError(reservation.until);
+
+  const correct = await verifySecret(reservation.tpinHash, String(tpin));
+
+  const settled = await inTransaction(db, async (trx) => {
+    const account = await trx
+      .selectFrom('accounts')
+      .select(['tpinLockedUntil'])
+      .where('id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const now = new Date();
+    if (account.tpinLockedUntil && account.tpinLockedUntil > now) return { kind: 'locked' as const, until: account.tpinLockedUntil };
+    if (correct) {
+      await trx.updateTable('accounts').set({ tpinFailedAttempts: 0, tpinLockedUntil: null }).where('id', '=', accountId).execute();
+      return { kind: 'ok' as const };
+    }
+    if (reservation.attempt >= TPIN_MAX_FAILED_ATTEMPTS) {
+      const until = new Date(now.getTime() + TPIN_LOCK_MINUTES * 60_000);
+      await trx.updateTable('accounts').set({ tpinLockedUntil: until }).where('id', '=', accountId).execute();
+      await trx
+        .insertInto('activities')
+        .values({ accountId, name: 'TPIN locked', comment: `Money movement locked for ${TPIN_LOCK_MINUTES} minutes after ${TPIN_MAX_FAILED_ATTEMPTS} wrong TPINs` })
+        .execute();
+      await recordAudit(trx, { actorUserId, action: 'account.tpin_locked', subjectType: 'account', subjectId: accountId });
+      return { kind: 'locked' as const, until };
+    }
+    return { kind: 'wrong' as const, remaining: TPIN_MAX_FAILED_ATTEMPTS - reservation.attempt };
+  });
+
+  if (settled.kind === 'ok') return;
+  if (settled.kind === 'locked') throw new TpinLockedError(settled.until);
+  const left = `${settled.remaining} attempt${settled.remaining === 1 ? '' : 's'} left`;
+  throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
+}

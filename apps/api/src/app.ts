@@ -18,6 +18,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dataRoutes } from './modules/data/data.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
+import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -129,6 +131,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (v1) => {
       await v1.register(authRoutes);
       await v1.register(usersRoutes);
+      await v1.register(transfersRoutes);
+      await v1.register(transactionsRoutes);
     },
     { prefix: '/v1' },
   );

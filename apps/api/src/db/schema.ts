@@ -186,3 +186,18 @@ export interface Database {
   idempotencyKeys: IdempotencyKeysTable;
   activities: ActivitiesTable;
 }
+
+export interface TransfersTable {
+  id: Generated<number>;
+  ledgerTransactionId: number;
+  fromAccountId: string;
+  toAccountId: string;
+  currency: string;
+  amountCents: number;
+  createdBy: string;
+  createdAt: CreatedAt;
+}
+
+export interface Database {
+  transfers: TransfersTable;
+}

@@ -33,11 +33,20 @@ function hashRequest(route: string, body: unknown): string {
  */
 export async function runIdempotent<T>(
   db: Db,
-  options: { caller: string; key: string | undefined; route: string; body: unknown; statusCode: number },
+  options: {
+    caller: string;
+    key: string | undefined;
+    route: string;
+    body: unknown;
+    statusCode: number;
+    /** Runs (outside the transaction) only when the request is not a replay, e.g. the TPIN check. */
+    beforeWork?: () => Promise<void>;
+  },
   work: (trx: Trx) => Promise<T>,
 ): Promise<IdempotentResult<T>> {
   const { caller, key } = options;
   if (!key) {
+    await options.beforeWork?.();
     const body = await inTransaction(db, work);
     return { statusCode: options.statusCode, body, replayed: false };
   }
@@ -59,6 +68,7 @@ export async function runIdempotent<T>(
 
   const earlier = await stored(db);
   if (earlier) return earlier;
+  await options.beforeWork?.();
   try {
     return await inTransaction(db, async (trx) => {
       const body = await work(trx);

@@ -4,3 +4,4 @@ export * from './money.ts';
 export * from './card.ts';
 export * from './dates.ts';
 export * from './schemas/auth.ts';
+export * from './schemas/transfers.ts';

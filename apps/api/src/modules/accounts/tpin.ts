@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { messages, TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -9,6 +10,40 @@ export class TpinLockedError extends AppError {
   constructor(readonly lockedUntil: Date) {
     super(423, 'tpin_locked', messages.tpin.locked);
   }
+}
+
+/**
+ * Recently verified TPINs, so that an account sending many payments does not pay for an
+ * argon2 verification (tens of milliseconds of CPU) each time. Only a success is remembered,
+ * under an HMAC (keyed with the server secret) of the account, its current TPIN hash and
+ * the candidate, for a few minutes; wrong guesses always take the full counted path, and a
+ * locked account is refused whatever the cache holds.
+ */
+const VERIFIED_TTL_MS = 5 * 60_000;
+const VERIFIED_MAX_ENTRIES = 10_000;
+const recentlyVerified = new Map<string, number>();
+
+function verifiedKey(secret: string, accountId: string, tpinHash: string, candidate: string): string {
+  return createHmac('sha256', secret).update(`${accountId}\0${tpinHash}\0${candidate}`).digest('base64url');
+}
+
+function rememberVerified(key: string): void {
+  recentlyVerified.delete(key);
+  recentlyVerified.set(key, Date.now() + VERIFIED_TTL_MS);
+  if (recentlyVerified.size > VERIFIED_MAX_ENTRIES) {
+    const oldest = recentlyVerified.keys().next().value;
+    if (oldest !== undefined) recentlyVerified.delete(oldest);
+  }
+}
+
+function wasRecentlyVerified(key: string): boolean {
+  const expiresAt = recentlyVerified.get(key);
+  if (expiresAt === undefined) return false;
+  if (expiresAt < Date.now()) {
+    recentlyVerified.delete(key);
+    return false;
+  }
+  return true;
 }
 
 type Reservation = { kind: 'missing' } | { kind: 'locked'; until: Date } | { kind: 'reserved'; attempt: number; tpinHash: string };
@@ -23,7 +58,24 @@ type Reservation = { kind: 'missing' } | { kind: 'locked'; until: Date } | { kin
  * counted before the hash is checked, parallel guesses can never test more than
  * TPIN_MAX_FAILED_ATTEMPTS TPINs: the next ones find the account locked for TPIN_LOCK_MINUTES.
  */
-export async function checkTpin(db: Db, accountId: string, tpin: string | number, actorUserId: string | null): Promise<void> {
+export async function checkTpin(
+  db: Db,
+  secret: string,
+  accountId: string,
+  tpin: string | number,
+  actorUserId: string | null,
+): Promise<void> {
+  const candidate = String(tpin);
+  const current = await db
+    .selectFrom('accounts')
+    .select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  if (!current) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (current.tpinLockedUntil && current.tpinLockedUntil > new Date()) throw new TpinLockedError(current.tpinLockedUntil);
+  const cacheKey = verifiedKey(secret, accountId, current.tpinHash, candidate);
+  if (current.tpinFailedAttempts === 0 && wasRecentlyVerified(cacheKey)) return;
+
   const reservation = await inTransaction(db, async (trx): Promise<Reservation> => {
     const account = await trx
       .selectFrom('accounts')
@@ -48,7 +100,7 @@ export async function checkTpin(db: Db, accountId: string, tpin: string | number
   if (reservation.kind === 'missing') throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   if (reservation.kind === 'locked') throw new TpinLockedError(reservation.until);
 
-  const correct = await verifySecret(reservation.tpinHash, String(tpin));
+  const correct = await verifySecret(reservation.tpinHash, candidate);
 
   const settled = await inTransaction(db, async (trx) => {
     const account = await trx
@@ -76,7 +128,10 @@ export async function checkTpin(db: Db, accountId: string, tpin: string | number
     return { kind: 'wrong' as const, remaining: TPIN_MAX_FAILED_ATTEMPTS - reservation.attempt };
   });
 
-  if (settled.kind === 'ok') return;
+  if (settled.kind === 'ok') {
+    rememberVerified(verifiedKey(secret, accountId, reservation.tpinHash, candidate));
+    return;
+  }
   if (settled.kind === 'locked') throw new TpinLockedError(settled.until);
   const left = `${settled.remaining} attempt${settled.remaining === 1 ? '' : 's'} left`;
   throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');

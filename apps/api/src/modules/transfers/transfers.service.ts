@@ -53,7 +53,7 @@ export async function transferBalance(
       // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
       body: { ...body, tpin: undefined, balance: amountCents },
       statusCode: 200,
-      beforeWork: () => checkTpin(ctx.db, sender.id, body.tpin, callerId),
+      beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, sender.id, body.tpin, callerId),
     },
     async (trx): Promise<TransferResult> => {
       const posted = await postTransaction(trx, {

@@ -82,3 +82,70 @@ export const messages = {
     tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
   },
 } as const;
+
+/**
+ * Interface labels the specification names exactly (titles, buttons, links, counters).
+ * Kept beside `messages` so the web app and the end-to-end tests read the same text.
+ */
+export const uiText = {
+  login: {
+    title: 'Login',
+    email: 'Email',
+    password: 'Password',
+    submit: 'Login',
+    forgotPassword: 'Forgot Password',
+    newHere: 'Are you new here?',
+    register: 'Please Register',
+    marketingHeading: 'Unlock global financial freedom',
+    marketingBlurb: `Join millions who already use ${PRODUCT_NAME} to pay safely online and send money anywhere.`,
+    marketingSites: 'Pay seamlessly on 15,000 sites',
+  },
+  signup: {
+    title: 'Register',
+    firstName: 'First name',
+    lastName: 'Last name',
+    email: 'Email',
+    phone: 'Phone',
+    password: 'Password',
+    confirmPassword: 'Confirm password',
+    submit: 'Register',
+    haveAccount: 'Already have an account?',
+    login: 'Login',
+  },
+  verification: {
+    title: 'Verify email',
+    checking: 'Verifying your email…',
+    continueToDashboard: 'Continue to dashboard',
+    continueToLogin: 'Go to login',
+    resendMail: 'resend mail',
+  },
+  portal: {
+    viewBalance: 'View Balance',
+    logout: 'Logout',
+    goBack: 'Go Back',
+    createNewAccount: '+ Create New Account',
+    completeAccountTitle: 'Complete Your Account',
+    notifications: 'Notifications',
+    myAccount: 'My account',
+    help: 'Help',
+  },
+  nav: {
+    dashboard: 'Dashboard',
+    deposit: 'Deposit',
+    payments: 'Payment History',
+    fundTransfer: 'Fund Transfer',
+    withdraw: 'Withdraw',
+    paymentRequest: 'Payment Request',
+    invoice: 'Invoice',
+    paymentGateway: 'Payment Gateway',
+    transactions: 'All Transactions',
+    myAccount: 'My Account',
+  },
+  dashboard: {
+    title: 'Dashboard',
+    totalPayments: 'Total Payments',
+    successPayment: 'Success Payment',
+    totalWithdraw: 'Total Withdraw',
+    totalTransaction: 'Total Transaction',
+  },
+} as const;

@@ -1,0 +1,189 @@
+import { readCookie, COOKIE_NAMES } from './cookies.ts';
+
+/**
+ * The one way the web app talks to the Kestrel API (same origin: /v1, /data/v1).
+ *
+ * - Sends JSON, and the raw access token as `Authorization: <token>` (the spec's form)
+ *   unless `auth: false`.
+ * - Unwraps the envelope `{ status: 'success', message?, data }`.
+ * - Throws `ApiError` for everything else, so callers handle one error type.
+ */
+
+export interface ApiResult<T> {
+  data: T;
+  /** The envelope's optional human-readable message (e.g. 'Verification mail sent'). */
+  message: string | undefined;
+  /** The HTTP status (200, 201, ...). */
+  status: number;
+}
+
+export class ApiError extends Error {
+  /** HTTP status; 0 when no answer arrived (network failure, aborted). */
+  readonly status: number;
+  /** The server's snake_case code, or a client one: 'network_error', 'invalid_response'. */
+  readonly code: string;
+  /** Per-field messages of a validation error, keyed by the request's field names. */
+  readonly fields: Readonly<Record<string, string>> | undefined;
+  /** True when `message` is the server's readable `error` text, fit to show as is. */
+  readonly fromServer: boolean;
+
+  constructor(init: { status: number; code: string; message: string; fields?: Record<string, string>; fromServer: boolean }) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.fields = init.fields;
+    this.fromServer = init.fromServer;
+  }
+}
+
+/** The server's message when there is one, else the caller's fallback (the spec's 'X failed!' texts). */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.fromServer && error.message ? error.message : fallback;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A plain object is sent as JSON; FormData is sent as multipart. */
+  body?: unknown;
+  /** Send the access token cookie (default true). Login, sign-up and public pages pass false. */
+  auth?: boolean;
+  /** Use this token instead of the cookie (e.g. right after login, before cookies are written). */
+  token?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+type Listener = () => void;
+const sessionRejectedListeners = new Set<Listener>();
+
+/**
+ * Called when the server answers 401 to a request that carried a token: the session is
+ * over (expired, revoked, logged out elsewhere). The app signs the user out.
+ */
+export function onSessionRejected(listener: Listener): () => void {
+  sessionRejectedListeners.add(listener);
+  return () => {
+    sessionRejectedListeners.delete(listener);
+  };
+}
+
+interface SuccessEnvelope {
+  status: 'success';
+  message?: string;
+  data: unknown;
+}
+interface ErrorEnvelope {
+  status: 'error';
+  error: string;
+  code?: string;
+  fields?: Record<string, string>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isSuccessEnvelope(value: unknown): value is SuccessEnvelope {
+  return isRecord(value) && value.status === 'success' && 'data' in value;
+}
+
+function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
+  return isRecord(value) && value.status === 'error' && typeof value.error === 'string';
+}
+
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (!isRecord(value)) return undefined;
+  const entries = Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The response's data is typed by the caller: the API's route schemas guarantee the
+ * shape, so the client checks the envelope and trusts its `data`.
+ */
+function hasData<T>(envelope: SuccessEnvelope): envelope is SuccessEnvelope & { data: T } {
+  return 'data' in envelope;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  const { method = 'GET', body, auth = true, signal } = options;
+  const headers = new Headers(options.headers);
+  headers.set('Accept', 'application/json');
+
+  const token = options.token ?? (auth ? readCookie(COOKIE_NAMES.accessToken) : undefined);
+  if (token) headers.set('Authorization', token);
+
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) {
+    payload = body;
+  } else if (body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    payload = JSON.stringify(body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' });
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new ApiError({ status: 0, code: 'network_error', message: 'The server could not be reached.', fromServer: false });
+  }
+
+  const json = await readJson(response);
+
+  if (response.ok) {
+    if (isSuccessEnvelope(json) && hasData<T>(json)) {
+      return { data: json.data, message: json.message, status: response.status };
+    }
+    throw new ApiError({
+      status: response.status,
+      code: 'invalid_response',
+      message: 'The server sent an unexpected answer.',
+      fromServer: false,
+    });
+  }
+
+  if (response.status === 401 && token) {
+    for (const listener of sessionRejectedListeners) listener();
+  }
+  if (isErrorEnvelope(json)) {
+    throw new ApiError({
+      status: response.status,
+      code: json.code ?? 'error',
+      message: json.error,
+      fields: stringRecord(json.fields),
+      fromServer: true,
+    });
+  }
+  throw new ApiError({
+    status: response.status,
+    code: 'invalid_response',
+    message: `The server answered ${response.status}.`,
+    fromServer: false,
+  });
+}
+
+type NoBodyOptions = Omit<RequestOptions, 'method' | 'body'>;
+
+/** Shorthands: `http.get<User>('/v1/user/123')`, `http.post<Login>('/v1/auth/login', body, { auth: false })`. */
+export const http = {
+  get: <T>(path: string, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'PATCH', body }),
+  delete: <T>(path: string, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'DELETE' }),
+};
+
+/** Encodes one path segment: `/v1/user/${segment(userId)}`. */
+export const segment = (value: string | number): string => encodeURIComponent(String(value));

@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Logo } from './Logo.tsx';
+
+/** A logo bar and one centred column: status pages, gates, e-mail verification. */
+export function CenteredLayout({ children, actions, logoTo = '/' }: { children: ReactNode; actions?: ReactNode; logoTo?: string }) {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+          <Link to={logoTo} className="rounded-md">
+            <Logo />
+          </Link>
+          {actions}
+        </div>
+      </header>
+      <main id="main" className="flex flex-1 items-start justify-center px-4 py-10 sm:items-center sm:py-16">
+        {children}
+      </main>
+    </div>
+  );
+}
+
+export type StatusTone = 'brand' | 'success' | 'danger' | 'neutral';
+
+const toneClasses: Record<StatusTone, string> = {
+  brand: 'bg-brand-50 text-brand-700',
+  success: 'bg-success-50 text-success-700',
+  danger: 'bg-danger-50 text-danger-700',
+  neutral: 'bg-slate-100 text-slate-600',
+};
+
+/** A card with an icon, a heading, text and actions: the body of every status page. */
+export function StatusCard({
+  icon,
+  tone = 'brand',
+  title,
+  children,
+  actions,
+}: {
+  icon: ReactNode;
+  tone?: StatusTone;
+  title: string;
+  children?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <section className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-8">
+      <div className={`mx-auto flex size-14 items-center justify-center rounded-full text-3xl ${toneClasses[tone]}`}>{icon}</div>
+      <h1 className="mt-5 text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+      {children && <div className="mt-3 text-slate-600">{children}</div>}
+      {actions && <div className="mt-7 flex flex-col items-stretch gap-3 sm:flex-row sm:justify-center">{actions}</div>}
+    </section>
+  );
+}

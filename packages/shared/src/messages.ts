@@ -114,6 +114,8 @@ export const uiText = {
   },
   verification: {
     title: 'Verify email',
+    verifiedTitle: 'Email verified',
+    failedTitle: 'Verification failed',
     checking: 'Verifying your email…',
     continueToDashboard: 'Continue to dashboard',
     continueToLogin: 'Go to login',

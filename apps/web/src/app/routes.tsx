@@ -1,0 +1,51 @@
+import type { RouteObject } from 'react-router';
+import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
+import { SignupPage } from '../features/auth/pages/SignupPage.tsx';
+import { VerifyEmailPage } from '../features/auth/pages/VerifyEmailPage.tsx';
+import { DashboardPage } from '../features/dashboard/pages/DashboardPage.tsx';
+import { PortalGate } from '../features/portal/components/PortalGate.tsx';
+import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
+import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
+import { PublicOnly, RequireAuth } from './guards.tsx';
+import { RootLayout } from './RootLayout.tsx';
+
+/*
+ * The route table: one line per page. A feature adds its page to exactly one list.
+ *
+ * Protected pages of the spec still to come (each arrives with its feature):
+ *   /deposit, /withdraw, /withdraw/bank, /bank/withdraw/new, /payment-request,
+ *   /payment-request/new, /payment-request/details/:id, /invoice, /payments,
+ *   /payment/details/:paymentId, /transactions, /my-account, /new-account,
+ *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new,
+ *   /fund-transfer, /fund-transfer/:area, /fund-transfer/:area/recipient,
+ *   /fund-transfer/:area/recipient/:recipientUserName
+ * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
+ */
+
+/** Signed-in pages: need the access cookie, pass the portal gate, render inside the shell. */
+const protectedPages: RouteObject[] = [
+  { index: true, element: <DashboardPage /> },
+  { path: '/dashboard', element: <DashboardPage /> },
+];
+
+/** Closed to signed-in users, who go to /dashboard. */
+const signedOutPages: RouteObject[] = [
+  { path: '/login', element: <LoginPage /> },
+  { path: '/signup', element: <SignupPage /> },
+];
+
+/** Open to everyone, signed in or not. */
+const publicPages: RouteObject[] = [{ path: '/verify-email', element: <VerifyEmailPage /> }];
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      { element: <PublicOnly />, children: signedOutPages },
+      ...publicPages,
+      { element: <RequireAuth />, children: [{ element: <PortalGate />, children: protectedPages }] },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

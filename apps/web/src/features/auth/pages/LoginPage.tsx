@@ -1,0 +1,82 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { loginBody, messages, PRODUCT_NAME, uiText, type LoginBody } from '@kestrel/shared';
+import { useForm } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '../../../components/Button.tsx';
+import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
+import { PageTitle } from '../../../components/PageTitle.tsx';
+import { ApiError } from '../../../lib/http.ts';
+import { startSession } from '../../../lib/session.ts';
+import { useLogin } from '../api.ts';
+import { AuthCard, AuthLayout } from '../components/AuthLayout.tsx';
+import { loginErrorToast } from '../components/toasts.ts';
+
+const t = uiText.login;
+
+/** The message for a failed login: wrong credentials, the server's text (rate limit), or 'Login failed!'. */
+function loginFailureMessage(error: unknown): string {
+  if (!(error instanceof ApiError)) return messages.login.failed;
+  if (error.status === 401) return messages.login.invalid;
+  if (error.fromServer && error.message) return error.message;
+  return error.status === 0 ? messages.login.failed : messages.login.invalid;
+}
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const login = useLogin();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(loginBody), defaultValues: { email: '', password: '' } });
+
+  const onSubmit = (values: LoginBody) =>
+    login.mutate(values, {
+      onSuccess: (result) => {
+        startSession({ userId: result._id, token: result.token, account: result.account });
+        toast.success(messages.login.success);
+        void navigate('/dashboard', { replace: true });
+      },
+      onError: (error) => loginErrorToast(loginFailureMessage(error)),
+    });
+
+  return (
+    <AuthLayout>
+      <PageTitle title={t.title} />
+      <AuthCard title={t.title} subtitle={`Welcome back. Sign in to your ${PRODUCT_NAME} portal.`}>
+        <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-5">
+          <FloatingField
+            label={t.email}
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <div>
+            <PasswordField label={t.password} autoComplete="current-password" error={errors.password?.message} {...register('password')} />
+            <div className="mt-2 flex justify-end">
+              <a
+                href="#"
+                onClick={(event) => event.preventDefault()}
+                className="rounded text-sm font-medium text-brand-700 hover:text-brand-900 hover:underline"
+              >
+                {t.forgotPassword}
+              </a>
+            </div>
+          </div>
+          <Button type="submit" size="lg" className="w-full" loading={login.isPending}>
+            {t.submit}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm text-slate-600">
+          {t.newHere}{' '}
+          <Link to="/signup" className="rounded font-semibold text-brand-700 hover:text-brand-900 hover:underline">
+            {t.register}
+          </Link>
+        </p>
+      </AuthCard>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,43 @@
+import { messages, uiText } from '@kestrel/shared';
+import toast from 'react-hot-toast';
+import { Button } from '../../../components/Button.tsx';
+import { StatusCard } from '../../../components/CenteredLayout.tsx';
+import { MailIcon } from '../../../components/icons.tsx';
+import { PageTitle } from '../../../components/PageTitle.tsx';
+import { errorMessage } from '../../../lib/http.ts';
+import { useSendVerificationMail, type UserProfile } from '../../auth/api.ts';
+import { GateFrame } from './GateFrame.tsx';
+
+/** Portal gate: the signed-in user has not verified their e-mail yet. */
+export function VerifyEmailNotice({ user }: { user: UserProfile }) {
+  const resend = useSendVerificationMail();
+  const onResend = () =>
+    resend.mutate(
+      { email: user.email },
+      {
+        onSuccess: () => toast.success(messages.verification.sent),
+        onError: (error) => toast.error(errorMessage(error, messages.verification.notSent)),
+      },
+    );
+
+  return (
+    <GateFrame>
+      <PageTitle title={messages.portal.verifyEmailTitle} />
+      <StatusCard
+        icon={<MailIcon />}
+        title={messages.portal.verifyEmailTitle}
+        actions={
+          <Button onClick={onResend} loading={resend.isPending} size="lg" className="capitalize">
+            {uiText.verification.resendMail}
+          </Button>
+        }
+      >
+        <p>
+          We sent a verification link to <strong className="font-semibold break-all text-slate-900">{user.email}</strong>. Open it to
+          activate your portal.
+        </p>
+        <p className="mt-2 text-sm">No mail? Check your spam folder, or send a new link.</p>
+      </StatusCard>
+    </GateFrame>
+  );
+}

@@ -1,0 +1,25 @@
+import { messages, uiText } from '@kestrel/shared';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/Button.tsx';
+import { CenteredLayout } from '../../../components/CenteredLayout.tsx';
+import { PageTitle } from '../../../components/PageTitle.tsx';
+
+/** Any path no route claims. */
+export function NotFoundPage() {
+  const navigate = useNavigate();
+  return (
+    <CenteredLayout>
+      <PageTitle title={messages.portal.notFound} />
+      <section className="w-full max-w-md text-center">
+        <p aria-hidden="true" className="text-7xl font-extrabold tracking-tight text-brand-700 sm:text-8xl">
+          404
+        </p>
+        <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{messages.portal.notFound}</h1>
+        <p className="mt-3 text-slate-600">The page you are looking for does not exist or has moved.</p>
+        <Button size="lg" className="mt-8" onClick={() => void navigate('/')}>
+          {uiText.portal.goBack}
+        </Button>
+      </section>
+    </CenteredLayout>
+  );
+}

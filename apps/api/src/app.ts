@@ -14,6 +14,8 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/database.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dataRoutes } from './modules/data/data.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
@@ -131,6 +133,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (v1) => {
       await v1.register(authRoutes);
       await v1.register(usersRoutes);
+      await v1.register(accountsRoutes);
+      await v1.register(activitiesRoutes);
       await v1.register(transfersRoutes);
       await v1.register(transactionsRoutes);
     },

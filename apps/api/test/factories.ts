@@ -1,5 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import type { RegisterBody } from '@kestrel/shared';
+import { randomBytes, randomInt } from 'node:crypto';
+import type { AmountCents, CreateAccountInput, RegisterBody } from '@kestrel/shared';
+import { inTransaction } from '../src/db/transaction.ts';
+import { postTransaction, SYSTEM_ACCOUNTS } from '../src/modules/ledger/ledger.service.ts';
 import { api, testServer } from './harness.ts';
 
 let sequence = 0;
@@ -56,4 +58,64 @@ export async function latestMailTo(address: string) {
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .executeTakeFirst();
+}
+
+/** A complete, valid POST /v1/account/create body for this user (personal, USD), with unique fields. */
+export function accountBodyFor(user: Pick<TestUser, 'userId'>, overrides: Partial<CreateAccountInput> = {}): CreateAccountInput {
+  const id = unique('acc');
+  // A made-up name that differs from every other test's, so name searches find exactly this holder.
+  const givenName = Array.from({ length: 7 }, (_, i) => String.fromCharCode((i === 0 ? 65 : 97) + randomInt(0, 26))).join('');
+  return {
+    users: [{ userId: user.userId, tpin: String(randomInt(0, 10_000)).padStart(4, '0') }],
+    accountHolderName: `${givenName} Tester`,
+    userName: id,
+    accountEmail: `${id}@example.test`,
+    accountPhone: uniquePhone(),
+    accountType: 'personal',
+    identity: { type: 'nid', number: `NID${id}` },
+    dateOfBirth: '1990-05-17',
+    address: { street: '1 Test Street', city: 'Testville', state: 'TS', zipCode: '12345', country: 'US' },
+    balance: [{ currency: 'USD' }],
+    notificationPreference: 'email',
+    occupation: 'Engineer',
+    annualIncome: '50000',
+    gatewayFee: { fixed: 0, percentage: 2 },
+    paymentRequestFee: { fixed: 0, percentage: 2 },
+    ...overrides,
+  };
+}
+
+export interface TestAccount {
+  accountId: string;
+  accountNumber: string;
+  userName: string;
+  accountEmail: string;
+  /** The account's 4-digit TPIN, as text. */
+  tpin: string;
+}
+
+/** Opens an account for the (verified) user through POST /v1/account/create. */
+export async function createAccount(user: TestUser, overrides: Partial<CreateAccountInput> = {}): Promise<TestAccount> {
+  const body = accountBodyFor(user, overrides);
+  const response = await api('POST', '/v1/account/create', { token: user.token, body });
+  if (response.status !== 201) throw new Error(`account create failed: ${response.status} ${JSON.stringify(response.body)}`);
+  const data = response.body.data as { _id: string; accountNumber: string; userName: string; accountEmail: string };
+  return { accountId: data._id, accountNumber: data.accountNumber, userName: data.userName, accountEmail: data.accountEmail, tpin: body.users[0]!.tpin };
+}
+
+/** Puts money into a wallet account the way real money enters Kestrel: a ledger transaction from the funding system account. */
+export async function fundAccount(accountId: string, cents: AmountCents): Promise<void> {
+  const { db } = await testServer();
+  await inTransaction(db, (trx) =>
+    postTransaction(trx, {
+      kind: 'funding',
+      transactionFor: 'Test funding',
+      currency: 'USD',
+      amountCents: cents,
+      postings: [
+        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -cents },
+        { party: { walletAccountId: accountId }, amountCents: cents },
+      ],
+    }),
+  );
 }

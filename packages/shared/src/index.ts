@@ -5,3 +5,4 @@ export * from './card.ts';
 export * from './dates.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/transfers.ts';
+export * from './schemas/accounts.ts';

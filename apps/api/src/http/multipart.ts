@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, badRequest } from './errors.ts';
+
+export interface UploadedFile {
+  fieldName: string;
+  fileName: string;
+  bytes: Buffer;
+}
+
+export interface MultipartBody {
+  fields: Record<string, string>;
+  files: UploadedFile[];
+}
+
+export interface MultipartOptions {
+  /** The only field name files may use. */
+  fileField: string;
+  maxFiles: number;
+  tooLarge: string;
+  tooMany: string;
+}
+
+/**
+ * Reads a whole multipart/form-data request into memory (bounded by the size and count
+ * limits set where the multipart plugin is registered), so nothing is stored before every
+ * part has been checked. Limit breaches become readable 413 answers.
+ */
+export async function readMultipart(request: FastifyRequest, options: MultipartOptions): Promise<MultipartBody> {
+  if (!request.isMultipart()) throw badRequest('Send the request as multipart/form-data', undefined, 'multipart_required');
+  const fields: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  try {
+    for await (const part of request.parts({ limits: { files: options.maxFiles } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== options.fileField) {
+          // Drain the stream so the parser can move on, then refuse the request.
+          await part.toBuffer().catch(() => undefined);
+          throw badRequest(`Unexpected file field '${part.fieldname}'`, { [part.fieldname]: 'Unexpected file' }, 'unexpected_file');
+        }
+        files.push({ fieldName: part.fieldname, fileName: part.filename, bytes: await part.toBuffer() });
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'file_too_large', options.tooLarge, { [options.fileField]: options.tooLarge });
+    if (code === 'FST_FILES_LIMIT') throw new AppError(413, 'too_many_files', options.tooMany, { [options.fileField]: options.tooMany });
+    throw error;
+  }
+  return { fields, files };
+}

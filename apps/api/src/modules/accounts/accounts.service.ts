@@ -1,0 +1,268 @@
+import { readFile } from 'node:fs/promises';
+import { centsToMajor, DEFAULT_ACCOUNT_FEE, messages, type CreateAccountBody, type UploadIdentityImageFields } from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import { inTransaction, isUniqueViolation, type Trx } from '../../db/transaction.ts';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors.ts';
+import type { UploadedFile } from '../../http/multipart.ts';
+import { recordActivity } from '../activities/activities.repository.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { hashSecret } from '../auth/passwords.ts';
+import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
+import { detectImage, removeUploads, saveUpload, storedUploadPath, uploadDirectory, type DetectedImage } from '../uploads/uploads.ts';
+import { findUserById } from '../users/users.repository.ts';
+import { nextAccountNumber } from './account-number.ts';
+import {
+  countAccountTransactions,
+  findOwnedAccount,
+  findVisibleIdentityDocument,
+  insertAccount,
+  insertIdentityDocuments,
+  listIdentityDocuments,
+  type OwnedAccount,
+} from './accounts.repository.ts';
+
+export const MAX_IDENTITY_IMAGES = 10;
+const IDENTITY_UPLOAD_AREA = 'identity';
+
+export interface CreatedAccount {
+  _id: string;
+  accountNumber: string;
+  accountEmail: string;
+  userName: string;
+}
+
+/** The database's unique indexes and the spec's answer for each (document 1, section 8). */
+const UNIQUE_FIELDS = [
+  { constraint: 'accounts_user_name_key', field: 'userName', message: messages.account.userNameTaken, code: 'user_name_taken' },
+  { constraint: 'accounts_account_email_key', field: 'accountEmail', message: messages.account.accountEmailTaken, code: 'account_email_taken' },
+  { constraint: 'accounts_account_phone_key', field: 'accountPhone', message: messages.account.accountPhoneTaken, code: 'account_phone_taken' },
+  {
+    constraint: 'accounts_identity_number_key',
+    field: 'identity.number',
+    message: messages.account.identityNumberTaken,
+    code: 'identity_number_taken',
+  },
+] as const;
+
+export interface OpenAccountInput {
+  ownerUserId: string;
+  body: CreateAccountBody;
+  tpinHash: string;
+  ip?: string | null;
+}
+
+/**
+ * Writes a new account inside the caller's transaction: the row (fees fixed by Kestrel,
+ * whatever the client sent), its owner, one ledger account per currency, the 'Account
+ * created' activity and an audit entry. A taken user name, e-mail, phone or identity number
+ * fails on the unique indexes (see createAccount for the answers), so races are covered.
+ */
+export async function openAccount(trx: Trx, input: OpenAccountInput): Promise<CreatedAccount> {
+  const { body } = input;
+  const business = body.accountType === 'business';
+  const accountNumber = await nextAccountNumber(trx);
+  const account = await insertAccount(
+    trx,
+    {
+      accountNumber,
+      accountType: body.accountType,
+      accountHolderName: body.accountHolderName,
+      businessName: business ? (body.businessName ?? null) : null,
+      companyName: business ? (body.companyName ?? null) : null,
+      userName: body.userName,
+      accountEmail: body.accountEmail,
+      accountPhone: body.accountPhone,
+      identityType: body.identity.type,
+      identityNumber: body.identity.number,
+      dateOfBirth: body.dateOfBirth,
+      street: body.address.street,
+      city: body.address.city,
+      state: body.address.state,
+      zipCode: body.address.zipCode,
+      country: body.address.country,
+      notificationPreference: body.notificationPreference,
+      occupation: body.occupation,
+      annualIncome: body.annualIncome,
+      // The spec fixes both fees at creation: fixed 0, percentage 2.
+      gatewayFeeFixedCents: DEFAULT_ACCOUNT_FEE.fixed,
+      gatewayFeePercent: DEFAULT_ACCOUNT_FEE.percentage,
+      paymentRequestFeeFixedCents: DEFAULT_ACCOUNT_FEE.fixed,
+      paymentRequestFeePercent: DEFAULT_ACCOUNT_FEE.percentage,
+      tpinHash: input.tpinHash,
+    },
+    input.ownerUserId,
+  );
+  for (const { currency } of body.balance) await openWalletLedgerAccount(trx, account.id, currency);
+  await recordActivity(trx, account.id, 'Account created', `${business ? 'Business' : 'Personal'} account ${accountNumber} opened`);
+  await recordAudit(trx, {
+    actorUserId: input.ownerUserId,
+    action: 'account.created',
+    subjectType: 'account',
+    subjectId: account.id,
+    ip: input.ip ?? null,
+    details: { accountNumber, accountType: body.accountType },
+  });
+  return { _id: account.id, accountNumber: account.accountNumber, accountEmail: account.accountEmail, userName: account.userName };
+}
+
+/**
+ * POST /v1/account/create. The owner is the signed-in caller: a body naming another user is
+ * refused, and so is a caller whose e-mail is not verified yet.
+ */
+export async function createAccount(ctx: AppContext, callerId: string, body: CreateAccountBody, ip: string): Promise<CreatedAccount> {
+  const [owner] = body.users;
+  if (!owner || owner.userId !== callerId) throw forbidden(messages.account.notYourself, 'not_account_owner');
+  const user = await findUserById(ctx.db, callerId);
+  if (!user) throw unauthorized();
+  if (!user.isEmailVerified) throw forbidden(messages.account.emailNotVerified, 'email_not_verified');
+
+  // argon2 is slow on purpose: hash before the transaction so no connection waits on it.
+  const tpinHash = await hashSecret(owner.tpin);
+  try {
+    return await inTransaction(ctx.db, (trx) => openAccount(trx, { ownerUserId: callerId, body, tpinHash, ip }));
+  } catch (error) {
+    for (const unique of UNIQUE_FIELDS) {
+      if (isUniqueViolation(error, unique.constraint)) throw conflict(unique.message, unique.code, { [unique.field]: unique.message });
+    }
+    throw error;
+  }
+}
+
+async function ownedAccountOr404(ctx: AppContext, callerId: string, key: string): Promise<OwnedAccount> {
+  const account = await findOwnedAccount(ctx.db, callerId, key);
+  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  return account;
+}
+
+export function identityImageUrl(accountId: string, imageId: string): string {
+  return `/v1/account/${accountId}/identity-images/${imageId}`;
+}
+
+/** Fees are kept as fixed cents and a percentage; the API shows fixed in major units. */
+function feeView(fixedCents: number, percent: string) {
+  return { fixed: centsToMajor(fixedCents), percentage: Number(percent) };
+}
+
+/** GET /v1/account/{accountId | accountNumber | userName}: the spec's Account, owner only. */
+export async function getAccount(ctx: AppContext, callerId: string, key: string) {
+  const account = await ownedAccountOr404(ctx, callerId, key);
+  const [balances, images, owners] = await Promise.all([
+    walletBalances(ctx.db, account.id),
+    listIdentityDocuments(ctx.db, account.id),
+    ctx.db.selectFrom('accountUsers').select('userId').where('accountId', '=', account.id).orderBy('createdAt').execute(),
+  ]);
+  return {
+    _id: account.id,
+    accountNumber: account.accountNumber,
+    accountType: account.accountType,
+    accountHolderName: account.accountHolderName,
+    businessName: account.businessName,
+    companyName: account.companyName,
+    userName: account.userName,
+    accountEmail: account.accountEmail,
+    accountPhone: account.accountPhone,
+    createdAt: account.createdAt.toISOString(),
+    balance: balances.map((entry) => ({ currency: entry.currency, amount: centsToMajor(entry.amountCents) })),
+    identity: { type: account.identityType, number: account.identityNumber, isVerified: account.identityVerified },
+    identityImages: images.map((image) => ({
+      _id: image.id,
+      url: identityImageUrl(account.id, image.id),
+      createdAt: image.createdAt.toISOString(),
+    })),
+    users: owners.map((owner) => ({ userId: owner.userId })),
+    dateOfBirth: account.dateOfBirthText,
+    address: { street: account.street, city: account.city, state: account.state, zipCode: account.zipCode, country: account.country },
+    notificationPreference: account.notificationPreference,
+    occupation: account.occupation,
+    annualIncome: account.annualIncome,
+    gatewayFee: feeView(account.gatewayFeeFixedCents, account.gatewayFeePercent),
+    paymentRequestFee: feeView(account.paymentRequestFeeFixedCents, account.paymentRequestFeePercent),
+  };
+}
+export type AccountView = Awaited<ReturnType<typeof getAccount>>;
+
+/**
+ * PATCH /v1/account/upload-image. Every file is checked by its content before anything is
+ * stored; the files are written under random names, then recorded in one transaction (and
+ * removed again if that fails).
+ */
+export async function uploadIdentityImages(ctx: AppContext, callerId: string, fields: UploadIdentityImageFields, files: UploadedFile[], ip: string) {
+  const account = await ownedAccountOr404(ctx, callerId, fields.accountId || fields.accountNumber || '');
+  // When both are sent they must name the same account.
+  if (fields.accountId && fields.accountNumber && fields.accountNumber !== account.accountNumber) {
+    throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  }
+  if (files.length === 0) {
+    throw badRequest(messages.account.identityImageRequired, { identityImage: messages.account.identityImageRequired }, 'identity_image_required');
+  }
+  if (files.length > MAX_IDENTITY_IMAGES) {
+    throw badRequest(messages.account.identityImageTooMany, { identityImage: messages.account.identityImageTooMany }, 'too_many_files');
+  }
+  const checked: { file: UploadedFile; type: DetectedImage }[] = [];
+  for (const file of files) {
+    const type = await detectImage(file.bytes);
+    if (!type) {
+      const message = `${messages.account.identityImagesOnly}: '${file.fileName}' is not an image`;
+      throw badRequest(message, { identityImage: messages.account.identityImagesOnly }, 'not_an_image');
+    }
+    checked.push({ file, type });
+  }
+
+  const directory = uploadDirectory(ctx.config.dataDir, IDENTITY_UPLOAD_AREA);
+  const stored: string[] = [];
+  try {
+    for (const { file, type } of checked) stored.push(await saveUpload(directory, file.bytes, type.extension));
+    const rows = await inTransaction(ctx.db, async (trx) => {
+      const inserted = await insertIdentityDocuments(
+        trx,
+        checked.map(({ file, type }, index) => ({
+          accountId: account.id,
+          storedName: stored[index]!,
+          mimeType: type.mimeType,
+          sizeBytes: file.bytes.length,
+        })),
+      );
+      await recordActivity(trx, account.id, messages.account.identityUploaded, `${checked.length} image${checked.length === 1 ? '' : 's'} added`);
+      await recordAudit(trx, {
+        actorUserId: callerId,
+        action: 'account.identity_uploaded',
+        subjectType: 'account',
+        subjectId: account.id,
+        ip,
+        details: { count: checked.length },
+      });
+      return inserted;
+    });
+    return rows.map((row) => ({ _id: row.id, url: identityImageUrl(account.id, row.id), createdAt: row.createdAt.toISOString() }));
+  } catch (error) {
+    await removeUploads(directory, stored);
+    throw error;
+  }
+}
+
+/** GET /v1/account/{accountId}/identity-images/{imageId}: the bytes, for the owner or an operator. */
+export async function readIdentityImage(ctx: AppContext, callerId: string, accountId: string, imageId: string) {
+  const document = await findVisibleIdentityDocument(ctx.db, callerId, accountId, imageId);
+  if (!document) throw notFound('Image not found', 'image_not_found');
+  const bytes = await readFile(storedUploadPath(uploadDirectory(ctx.config.dataDir, IDENTITY_UPLOAD_AREA), document.storedName)).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw notFound('Image not found', 'image_not_found');
+      throw error;
+    },
+  );
+  return { bytes, mimeType: document.mimeType };
+}
+
+/** GET /v1/account/{key}/summary: the dashboard's four counters. */
+export async function accountSummary(ctx: AppContext, callerId: string, key: string) {
+  const account = await ownedAccountOr404(ctx, callerId, key);
+  return {
+    // Payments (gateway, checkout and payment-request payments) arrive with the payments
+    // feature; its payments table will feed totalPayments and successPayments.
+    totalPayments: 0,
+    successPayments: 0,
+    // Bank withdrawals arrive with the withdrawals feature; its bank_withdrawals table will feed this.
+    totalWithdraw: 0,
+    totalTransactions: await countAccountTransactions(ctx.db, account.id),
+  };
+}

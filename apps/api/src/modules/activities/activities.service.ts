@@ -1,0 +1,42 @@
+import { messages } from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../http/errors.ts';
+import { findOwnedAccount } from '../accounts/accounts.repository.ts';
+import { latestActivities } from './activities.repository.ts';
+
+/** How many activities the list shows at most (the newest). */
+export const ACTIVITY_LIST_LIMIT = 200;
+
+export interface ActivityView {
+  _id: string;
+  name: string;
+  comment: string | null;
+  date: string;
+  account: string;
+}
+
+export interface ActivityGroup {
+  /** The UTC calendar day, YYYY-MM-DD. */
+  _id: string;
+  activities: ActivityView[];
+}
+
+/** GET /v1/activities?accountId=: the account's latest activities grouped by day, newest first. Owner only. */
+export async function listActivities(ctx: AppContext, callerId: string, accountKey: string, limit = ACTIVITY_LIST_LIMIT): Promise<ActivityGroup[]> {
+  const account = await findOwnedAccount(ctx.db, callerId, accountKey);
+  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  const rows = await latestActivities(ctx.db, account.id, limit);
+  const groups: ActivityGroup[] = [];
+  for (const row of rows) {
+    const date = row.createdAt.toISOString();
+    const day = date.slice(0, 10);
+    let group = groups.at(-1);
+    // Rows come newest first, so one day's rows are contiguous.
+    if (group?._id !== day) {
+      group = { _id: day, activities: [] };
+      groups.push(group);
+    }
+    group.activities.push({ _id: String(row.id), name: row.name, comment: row.comment, date, account: account.id });
+  }
+  return groups;
+}

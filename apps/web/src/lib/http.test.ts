@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, errorMessage, http, onSessionRejected } from './http.ts';
+
+function answer(status: number, body: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function stubFetch(response: Response | Error) {
+  const fetchMock = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => {
+    if (response instanceof Error) throw response;
+    return response;
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const outcome = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof ApiError)) throw new Error('expected an ApiError');
+  return outcome;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('http client', () => {
+  it('unwraps a success envelope and sends JSON with the raw token', async () => {
+    const fetchMock = stubFetch(answer(201, { status: 'success', message: 'Created', data: { _id: 'u1' } }));
+    const result = await http.post<{ _id: string }>('/v1/user/register', { email: 'a@b.co' }, { token: 'tok123' });
+
+    expect(result).toEqual({ data: { _id: 'u1' }, message: 'Created', status: 201 });
+    const [path, init] = fetchMock.mock.calls[0] ?? [];
+    expect(path).toBe('/v1/user/register');
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe(JSON.stringify({ email: 'a@b.co' }));
+    const headers = new Headers(init?.headers);
+    expect(headers.get('Authorization')).toBe('tok123');
+    expect(headers.get('Content-Type')).toBe('application/json');
+  });
+
+  it('turns an error envelope into an ApiError with the server message, code and fields', async () => {
+    stubFetch(answer(400, { status: 'error', error: 'Email is required', code: 'validation_failed', fields: { email: 'Email is required' } }));
+    const error = await failure(http.post('/v1/auth/login', {}, { auth: false }));
+
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('validation_failed');
+    expect(error.message).toBe('Email is required');
+    expect(error.fields).toEqual({ email: 'Email is required' });
+    expect(error.fromServer).toBe(true);
+    expect(errorMessage(error, 'fallback')).toBe('Email is required');
+  });
+
+  it('rejects a 2xx answer that is not a success envelope', async () => {
+    stubFetch(answer(200, { status: 'error', data: null }));
+    const error = await failure(http.get('/v1/anything', { auth: false }));
+
+    expect(error.code).toBe('invalid_response');
+    expect(error.fromServer).toBe(false);
+    expect(errorMessage(error, 'Sign-up failed! try again')).toBe('Sign-up failed! try again');
+  });
+
+  it('reports a network failure as status 0, so callers show their fallback text', async () => {
+    stubFetch(new TypeError('fetch failed'));
+    const error = await failure(http.get('/v1/anything', { auth: false }));
+
+    expect(error.status).toBe(0);
+    expect(error.code).toBe('network_error');
+    expect(errorMessage(error, 'Login failed!')).toBe('Login failed!');
+  });
+
+  it('keeps the fallback when an error answer is not JSON', async () => {
+    stubFetch(new Response('<html>Bad gateway</html>', { status: 502 }));
+    const error = await failure(http.get('/v1/anything', { auth: false }));
+
+    expect(error.status).toBe(502);
+    expect(errorMessage(error, 'Sign-up Failed!')).toBe('Sign-up Failed!');
+  });
+
+  it('announces a rejected session only when the request carried a token', async () => {
+    const rejected = vi.fn();
+    const stop = onSessionRejected(rejected);
+    try {
+      stubFetch(answer(401, { status: 'error', error: 'Invalid email or password!', code: 'invalid_credentials' }));
+      await failure(http.post('/v1/auth/login', {}, { auth: false }));
+      expect(rejected).not.toHaveBeenCalled();
+
+      stubFetch(answer(401, { status: 'error', error: 'Please log in to continue', code: 'unauthorized' }));
+      await failure(http.get('/v1/user/u1', { token: 'expired' }));
+      expect(rejected).toHaveBeenCalledTimes(1);
+    } finally {
+      stop();
+    }
+  });
+});

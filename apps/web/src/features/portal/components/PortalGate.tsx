@@ -27,8 +27,10 @@ export function PortalGate() {
     if (toActivate) setActiveAccount(toActivate);
   }, [toActivate]);
 
-  if (user.isPending) return <FullPageSpinner />;
-  if (user.isError) {
+  // A failed background refetch keeps the data it had, so data wins over the error state.
+  const profile = user.data;
+  if (!profile) {
+    if (!user.isError) return <FullPageSpinner />;
     // A rejected token signs the user out (RootLayout); show nothing while that happens.
     if (user.error instanceof ApiError && user.error.status === 401) return <FullPageSpinner />;
     return (
@@ -49,7 +51,6 @@ export function PortalGate() {
     );
   }
 
-  const profile = user.data;
   if (!profile.isEmailVerified) return <VerifyEmailNotice user={profile} />;
   if (!profile.isAccountHolder) return <CompleteAccountGate user={profile} />;
   return (

@@ -93,14 +93,24 @@ export const newTpinField = z
   .regex(/^\d+$/, m.account.tpinDigits)
   .length(TPIN_LENGTH, m.tpin.fourDigits);
 
-/** Business name and company name are asked (and required) only for business accounts. */
-function requireBusinessNames(
-  value: { accountType?: string; businessName?: string | undefined; companyName?: string | undefined },
-  ctx: z.RefinementCtx,
-): void {
-  if (value.accountType !== 'business') return;
-  if (!value.businessName) ctx.addIssue({ code: 'custom', message: requiredMessage('businessName'), path: ['businessName'] });
-  if (!value.companyName) ctx.addIssue({ code: 'custom', message: requiredMessage('companyName'), path: ['companyName'] });
+/**
+ * Business name and company name are asked (and required) only for business accounts.
+ * These refinements run even when other fields failed, so the form shows every message at once.
+ */
+function withBusinessNames<T extends z.ZodType<{ accountType?: unknown; businessName?: unknown; companyName?: unknown }>>(schema: T) {
+  const isObject = (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null;
+  const missing = (value: unknown) => typeof value !== 'string' || value.trim() === '';
+  return schema
+    .refine((value) => value.accountType !== 'business' || !missing(value.businessName), {
+      message: requiredMessage('businessName'),
+      path: ['businessName'],
+      when: isObject,
+    })
+    .refine((value) => value.accountType !== 'business' || !missing(value.companyName), {
+      message: requiredMessage('companyName'),
+      path: ['companyName'],
+      when: isObject,
+    });
 }
 
 const optionalName = (field: AccountField) =>
@@ -119,8 +129,8 @@ const clientFee = z
   .describe('Ignored: new accounts always get fixed 0, percentage 2');
 
 /** POST /v1/account/create body: the spec's call (document 1, section 7). */
-export const createAccountBody = z
-  .object({
+export const createAccountBody = withBusinessNames(
+  z.object({
     users: z
       .array(
         z.object({
@@ -163,9 +173,8 @@ export const createAccountBody = z
     annualIncome: requiredText('annualIncome', 50),
     gatewayFee: clientFee,
     paymentRequestFee: clientFee,
-  })
-  .strict()
-  .superRefine(requireBusinessNames);
+  }).strict(),
+);
 export type CreateAccountBody = z.infer<typeof createAccountBody>;
 export type CreateAccountInput = z.input<typeof createAccountBody>;
 
@@ -174,8 +183,8 @@ export type CreateAccountInput = z.input<typeof createAccountBody>;
  * entry per input. Identity images are files, checked by the browser (images only, at least
  * one) and then sent to PATCH /v1/account/upload-image after the account exists.
  */
-export const completeAccountForm = z
-  .object({
+export const completeAccountForm = withBusinessNames(
+  z.object({
     accountType: accountTypeField,
     accountHolderName: accountHolderNameField,
     businessName: z.string().trim().optional(),
@@ -196,8 +205,8 @@ export const completeAccountForm = z
     identityType: identityTypeField,
     identityNumber: identityNumberField,
     tpin: newTpinField,
-  })
-  .superRefine(requireBusinessNames);
+  }),
+);
 export type CompleteAccountForm = z.infer<typeof completeAccountForm>;
 
 /** The spec's fees at account creation; the server stores these whatever is sent. */

@@ -46,17 +46,15 @@ function wasRecentlyVerified(key: string): boolean {
   return true;
 }
 
-type Reservation = { kind: 'missing' } | { kind: 'locked'; until: Date } | { kind: 'reserved'; attempt: number; tpinHash: string };
-
 /**
  * The one TPIN check every money route uses; it runs (and commits) before the money
  * movement, because a wrong guess must be counted even though the request fails.
  *
- * Each check first reserves an attempt in the database (under the account's row lock),
- * then verifies the hash outside any transaction (argon2 is slow; no connection is held),
- * then settles: success clears the count, a wrong TPIN keeps it. Because the attempt is
- * counted before the hash is checked, parallel guesses can never test more than
- * TPIN_MAX_FAILED_ATTEMPTS TPINs: the next ones find the account locked for TPIN_LOCK_MINUTES.
+ * The account row is locked while the hash is verified and the count is written in that
+ * same transaction, so checks on one account run one after another: parallel guesses are
+ * counted exactly, and after TPIN_MAX_FAILED_ATTEMPTS wrong TPINs in a row every further
+ * check (right or wrong) is refused for TPIN_LOCK_MINUTES. A TPIN verified in the last few
+ * minutes skips the slow hash (see recentlyVerified) but never a lock.
  */
 export async function checkTpin(
   db: Db,
@@ -76,48 +74,28 @@ export async function checkTpin(
   const cacheKey = verifiedKey(secret, accountId, current.tpinHash, candidate);
   if (current.tpinFailedAttempts === 0 && wasRecentlyVerified(cacheKey)) return;
 
-  const reservation = await inTransaction(db, async (trx): Promise<Reservation> => {
+  const outcome = await inTransaction(db, async (trx) => {
     const account = await trx
       .selectFrom('accounts')
       .select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil'])
       .where('id', '=', accountId)
       .forUpdate()
-      .executeTakeFirst();
-    if (!account) return { kind: 'missing' };
-    const now = new Date();
-    if (account.tpinLockedUntil && account.tpinLockedUntil > now) return { kind: 'locked', until: account.tpinLockedUntil };
-    // A lock that has run out starts a fresh count.
-    const attempt = (account.tpinLockedUntil ? 0 : account.tpinFailedAttempts) + 1;
-    if (attempt > TPIN_MAX_FAILED_ATTEMPTS) {
-      const until = new Date(now.getTime() + TPIN_LOCK_MINUTES * 60_000);
-      await trx.updateTable('accounts').set({ tpinLockedUntil: until }).where('id', '=', accountId).execute();
-      return { kind: 'locked', until };
-    }
-    await trx.updateTable('accounts').set({ tpinFailedAttempts: attempt, tpinLockedUntil: null }).where('id', '=', accountId).execute();
-    return { kind: 'reserved', attempt, tpinHash: account.tpinHash };
-  });
-
-  if (reservation.kind === 'missing') throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-  if (reservation.kind === 'locked') throw new TpinLockedError(reservation.until);
-
-  const correct = await verifySecret(reservation.tpinHash, candidate);
-
-  const settled = await inTransaction(db, async (trx) => {
-    const account = await trx
-      .selectFrom('accounts')
-      .select(['tpinLockedUntil'])
-      .where('id', '=', accountId)
-      .forUpdate()
       .executeTakeFirstOrThrow();
     const now = new Date();
     if (account.tpinLockedUntil && account.tpinLockedUntil > now) return { kind: 'locked' as const, until: account.tpinLockedUntil };
-    if (correct) {
-      await trx.updateTable('accounts').set({ tpinFailedAttempts: 0, tpinLockedUntil: null }).where('id', '=', accountId).execute();
-      return { kind: 'ok' as const };
+
+    if (await verifySecret(account.tpinHash, candidate)) {
+      if (account.tpinFailedAttempts > 0 || account.tpinLockedUntil) {
+        await trx.updateTable('accounts').set({ tpinFailedAttempts: 0, tpinLockedUntil: null }).where('id', '=', accountId).execute();
+      }
+      return { kind: 'ok' as const, tpinHash: account.tpinHash };
     }
-    if (reservation.attempt >= TPIN_MAX_FAILED_ATTEMPTS) {
+
+    // A lock that has run out starts a fresh count.
+    const failures = (account.tpinLockedUntil ? 0 : account.tpinFailedAttempts) + 1;
+    if (failures >= TPIN_MAX_FAILED_ATTEMPTS) {
       const until = new Date(now.getTime() + TPIN_LOCK_MINUTES * 60_000);
-      await trx.updateTable('accounts').set({ tpinLockedUntil: until }).where('id', '=', accountId).execute();
+      await trx.updateTable('accounts').set({ tpinFailedAttempts: 0, tpinLockedUntil: until }).where('id', '=', accountId).execute();
       await trx
         .insertInto('activities')
         .values({ accountId, name: 'TPIN locked', comment: `Money movement locked for ${TPIN_LOCK_MINUTES} minutes after ${TPIN_MAX_FAILED_ATTEMPTS} wrong TPINs` })
@@ -125,14 +103,15 @@ export async function checkTpin(
       await recordAudit(trx, { actorUserId, action: 'account.tpin_locked', subjectType: 'account', subjectId: accountId });
       return { kind: 'locked' as const, until };
     }
-    return { kind: 'wrong' as const, remaining: TPIN_MAX_FAILED_ATTEMPTS - reservation.attempt };
+    await trx.updateTable('accounts').set({ tpinFailedAttempts: failures, tpinLockedUntil: null }).where('id', '=', accountId).execute();
+    return { kind: 'wrong' as const, remaining: TPIN_MAX_FAILED_ATTEMPTS - failures };
   });
 
-  if (settled.kind === 'ok') {
-    rememberVerified(verifiedKey(secret, accountId, reservation.tpinHash, candidate));
+  if (outcome.kind === 'ok') {
+    rememberVerified(verifiedKey(secret, accountId, outcome.tpinHash, candidate));
     return;
   }
-  if (settled.kind === 'locked') throw new TpinLockedError(settled.until);
-  const left = `${settled.remaining} attempt${settled.remaining === 1 ? '' : 's'} left`;
+  if (outcome.kind === 'locked') throw new TpinLockedError(outcome.until);
+  const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
   throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
 }

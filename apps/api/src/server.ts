@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { seedDemo } from './modules/demo/seed-demo.ts';
 
 /** Starts Kestrel: settings, database, migrations, then the HTTP server; stops cleanly on a signal. */
 async function main(): Promise<void> {
@@ -11,6 +12,13 @@ async function main(): Promise<void> {
   const applied = await migrate(database.db);
   const app = await buildApp({ config, db: database.db });
   if (applied.length) app.log.info({ applied }, 'applied database migrations');
+  if (config.seedDemo) {
+    const logins = await seedDemo(database.db);
+    if (logins) {
+      const lines = logins.map((login) => `  ${login.email} / ${login.password} (TPIN ${login.tpin}): account ${login.accountNumber}, @${login.userName}, ${login.balance}`);
+      app.log.info(`Empty database: created the demo data set. Demo logins:\n${lines.join('\n')}`);
+    }
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,0 +1,133 @@
+import { createAccountBody, formatMoney, type AmountCents, type CreateAccountInput } from '@kestrel/shared';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { hashSecret } from '../auth/passwords.ts';
+import { openAccount } from '../accounts/accounts.service.ts';
+import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
+
+/** The demo logins, fixed so people and scripts can rely on them (README, issue 3). */
+export const DEMO_PASSWORD = 'kestrel-demo';
+export const DEMO_TPIN = '4826';
+
+interface DemoHolder {
+  firstName: string;
+  lastName: string;
+  email: string;
+  contactNumber: string;
+  openingBalanceCents: AmountCents;
+  account: Omit<CreateAccountInput, 'users' | 'balance' | 'gatewayFee' | 'paymentRequestFee'>;
+}
+
+export const DEMO_HOLDERS: readonly DemoHolder[] = [
+  {
+    firstName: 'Alice',
+    lastName: 'Carter',
+    email: 'alice@example.com',
+    contactNumber: '+15550100001',
+    openingBalanceCents: 500000,
+    account: {
+      accountType: 'personal',
+      accountHolderName: 'Alice Carter',
+      userName: 'alice',
+      accountEmail: 'alice@example.com',
+      accountPhone: '+15550100001',
+      identity: { type: 'passport', number: 'DEMO-P-0001' },
+      dateOfBirth: '1990-04-12',
+      address: { street: '12 Harbor Lane', city: 'Portland', state: 'OR', zipCode: '97201', country: 'US' },
+      notificationPreference: 'email',
+      occupation: 'Product designer',
+      annualIncome: '85000',
+    },
+  },
+  {
+    firstName: 'Bob',
+    lastName: 'Nguyen',
+    email: 'bob@example.com',
+    contactNumber: '+15550100002',
+    openingBalanceCents: 250000,
+    account: {
+      accountType: 'business',
+      accountHolderName: 'Bob Nguyen',
+      businessName: "Bob's Bikes",
+      companyName: "Bob's Bikes LLC",
+      userName: 'bob',
+      accountEmail: 'bob@example.com',
+      accountPhone: '+15550100002',
+      identity: { type: 'tradeLicense', number: 'DEMO-TL-0002' },
+      dateOfBirth: '1985-09-30',
+      address: { street: '400 Spoke Street', city: 'Austin', state: 'TX', zipCode: '73301', country: 'US' },
+      notificationPreference: 'sms',
+      occupation: 'Shop owner',
+      annualIncome: '120000',
+    },
+  },
+];
+
+export interface DemoLogin {
+  email: string;
+  password: string;
+  tpin: string;
+  accountNumber: string;
+  userName: string;
+  balance: string;
+}
+
+/**
+ * Fills an EMPTY database (no users at all) with the demo data set: two verified users, each
+ * with one account funded through a ledger transaction from the funding system account.
+ * Answers the logins, or null when the database already had users (so it is safe on every start).
+ */
+export async function seedDemo(db: Db): Promise<DemoLogin[] | null> {
+  if (await hasUsers(db)) return null;
+  // argon2 is slow on purpose; hash before the transaction.
+  const passwordHash = await hashSecret(DEMO_PASSWORD);
+  const tpinHash = await hashSecret(DEMO_TPIN);
+
+  return inTransaction(db, async (trx) => {
+    // One seeder at a time; a second one then sees the users and stops.
+    await sql`SELECT pg_advisory_xact_lock(727275)`.execute(trx);
+    if (await hasUsers(trx)) return null;
+    const logins: DemoLogin[] = [];
+    for (const holder of DEMO_HOLDERS) {
+      const user = await trx
+        .insertInto('users')
+        .values({
+          firstName: holder.firstName,
+          lastName: holder.lastName,
+          email: holder.email,
+          contactNumber: holder.contactNumber,
+          passwordHash,
+          isEmailVerified: true,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const body = createAccountBody.parse({ ...holder.account, users: [{ userId: user.id, tpin: DEMO_TPIN }], balance: [{ currency: 'USD' }] });
+      const account = await openAccount(trx, { ownerUserId: user.id, body, tpinHash });
+      await postTransaction(trx, {
+        kind: 'funding',
+        transactionFor: 'Demo opening balance',
+        currency: 'USD',
+        amountCents: holder.openingBalanceCents,
+        postings: [
+          { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -holder.openingBalanceCents },
+          { party: { walletAccountId: account._id }, amountCents: holder.openingBalanceCents },
+        ],
+      });
+      logins.push({
+        email: holder.email,
+        password: DEMO_PASSWORD,
+        tpin: DEMO_TPIN,
+        accountNumber: account.accountNumber,
+        userName: account.userName,
+        balance: formatMoney(holder.openingBalanceCents),
+      });
+    }
+    return logins;
+  });
+}
+
+async function hasUsers(db: Pick<Db, 'selectFrom'>): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -45,7 +45,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid settings: ${problems}`);
   }
   const settings = parsed.data;
-  const dataDir = path.resolve(settings.DATA_DIR);
+  // npm runs workspace scripts (migrate, operator:create, ledger:verify) inside apps/api; a relative
+  // DATA_DIR means the directory the command was typed in, as it does for `npm start`.
+  const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), settings.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return {
     port: settings.PORT,

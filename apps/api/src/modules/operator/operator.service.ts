@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { PASSWORD_MIN_LENGTH } from '@kestrel/shared';
+import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { hashSecret } from '../auth/passwords.ts';
+
+export interface OperatorInput {
+  email: string;
+  password?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  phone?: string | undefined;
+}
+
+export type OperatorOutcome = 'created' | 'promoted' | 'already_operator';
+
+/**
+ * Makes `email` an operator: an existing user is marked as one (their password is left alone),
+ * otherwise a verified operator user is created with the given password.
+ */
+export async function ensureOperator(db: Db, input: OperatorInput): Promise<{ outcome: OperatorOutcome; userId: string }> {
+  const email = input.email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new Error(`Not an e-mail address: ${input.email}`);
+  const existing = await db.selectFrom('users').select(['id', 'isOperator']).where('email', '=', email).executeTakeFirst();
+  if (existing) {
+    if (existing.isOperator) return { outcome: 'already_operator', userId: existing.id };
+    await inTransaction(db, async (trx) => {
+      await trx.updateTable('users').set({ isOperator: true, updatedAt: new Date() }).where('id', '=', existing.id).execute();
+      await recordAudit(trx, { actorUserId: null, action: 'operator.promoted', subjectType: 'user', subjectId: existing.id, details: { via: 'cli' } });
+    });
+    return { outcome: 'promoted', userId: existing.id };
+  }
+
+  if (!input.password || input.password.length < PASSWORD_MIN_LENGTH) {
+    throw new Error(`A new operator needs --password of at least ${PASSWORD_MIN_LENGTH} characters`);
+  }
+  const passwordHash = await hashSecret(input.password);
+  const userId = await inTransaction(db, async (trx) => {
+    const user = await trx
+      .insertInto('users')
+      .values({
+        firstName: input.firstName ?? 'Kestrel',
+        lastName: input.lastName ?? 'Operator',
+        email,
+        // Phone numbers are unique; an operator without one gets a placeholder no phone can equal.
+        contactNumber: input.phone ?? `operator-${randomBytes(6).toString('hex')}`,
+        passwordHash,
+        isEmailVerified: true,
+        isOperator: true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, { actorUserId: null, action: 'operator.created', subjectType: 'user', subjectId: user.id, details: { via: 'cli' } });
+    return user.id;
+  });
+  return { outcome: 'created', userId };
+}

@@ -53,7 +53,8 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/account/create',
     {
       preHandler: authenticate,
-      config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
+      // Per address; generous enough for an office behind one NAT (sign-up is limited separately).
+      config: { rateLimit: { max: 60, timeWindow: '1 hour' } },
       schema: {
         tags: ['accounts'],
         summary: 'Open a personal or business account for the signed-in, e-mail-verified user',
@@ -71,7 +72,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/account/upload-image',
     {
       preHandler: authenticate,
-      config: { rateLimit: { max: 30, timeWindow: '1 hour' } },
+      config: { rateLimit: { max: 120, timeWindow: '1 hour' } },
       schema: {
         tags: ['accounts'],
         summary: 'Upload identity document images (multipart: accountId, accountNumber, identityImage files)',

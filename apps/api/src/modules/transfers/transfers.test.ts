@@ -232,7 +232,7 @@ describe('conservation under concurrency', () => {
     expect(await total()).toBe(800_000);
     const report = await verifyLedger(db);
     expect(report.problems).toEqual([]);
-  });
+  }, 240_000);
 });
 
 describe('recipient search and recents', () => {

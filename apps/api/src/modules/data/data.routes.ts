@@ -1,0 +1,30 @@
+import countries from 'i18n-iso-countries';
+import english from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+countries.registerLocale(english);
+
+/** code -> { country }, sorted by name: the spec's public countries list. */
+export function countryMap(): Record<string, { country: string }> {
+  const names = countries.getNames('en', { select: 'official' });
+  const entries = Object.entries(names).sort(([, a], [, b]) => a.localeCompare(b));
+  return Object.fromEntries(entries.map(([code, country]) => [code, { country }]));
+}
+
+/** The spec's separate data host, served at /data/v1 on the same server. No authentication. */
+export const dataRoutes: FastifyPluginAsyncZod = async (app) => {
+  const map = countryMap();
+  app.get(
+    '/countries',
+    {
+      schema: {
+        tags: ['data'],
+        summary: 'Country list: ISO 3166-1 alpha-2 code to name',
+        security: [],
+        response: { 200: z.record(z.string(), z.object({ country: z.string() })) },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').send(map),
+  );
+};

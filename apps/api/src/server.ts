@@ -12,13 +12,8 @@ async function main(): Promise<void> {
   const applied = await migrate(database.db);
   const app = await buildApp({ config, db: database.db });
   if (applied.length) app.log.info({ applied }, 'applied database migrations');
-  if (config.seedDemo) {
-    const logins = await seedDemo(database.db);
-    if (logins) {
-      const lines = logins.map((login) => `  ${login.email} / ${login.password} (TPIN ${login.tpin}): account ${login.accountNumber}, @${login.userName}, ${login.balance}`);
-      app.log.info(`Empty database: created the demo data set. Demo logins:\n${lines.join('\n')}`);
-    }
-  }
+  const demoLogins = config.seedDemo ? await seedDemo(database.db) : null;
+  if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -36,9 +31,20 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    `Kestrel is serving ${config.publicUrl} on ${database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL (DATABASE_URL)'}; mail goes to ${app.ctx.mailer.description}; API reference at ${config.publicUrl}/v1/docs`,
-  );
+  const where = database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL (DATABASE_URL)';
+  // A plain summary for the person who typed `npm start`; the JSON log lines carry the same facts.
+  const banner = [
+    '',
+    `  Kestrel is running at ${config.publicUrl}`,
+    `  Database: ${where}`,
+    `  Mail: ${app.ctx.mailer.description}`,
+    `  API reference: ${config.publicUrl}/v1/docs`,
+    ...(demoLogins
+      ? ['  Demo logins (created on this empty database):', ...demoLogins.map((login) => `    ${login.email} / ${login.password}  TPIN ${login.tpin}  account ${login.accountNumber} (@${login.userName})  ${login.balance}`)]
+      : []),
+    '',
+  ];
+  console.log(banner.join('\n'));
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
 import { SignupPage } from '../features/auth/pages/SignupPage.tsx';
 import { VerifyEmailPage } from '../features/auth/pages/VerifyEmailPage.tsx';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage.tsx';
+import { TransactionsPage } from '../features/transactions/pages/TransactionsPage.tsx';
 import { PortalGate } from '../features/portal/components/PortalGate.tsx';
 import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
 import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
@@ -15,7 +16,7 @@ import { RootLayout } from './RootLayout.tsx';
  * Protected pages of the spec still to come (each arrives with its feature):
  *   /deposit, /withdraw, /withdraw/bank, /bank/withdraw/new, /payment-request,
  *   /payment-request/new, /payment-request/details/:id, /invoice, /payments,
- *   /payment/details/:paymentId, /transactions, /my-account, /new-account,
+ *   /payment/details/:paymentId, /my-account, /new-account,
  *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new,
  *   /fund-transfer, /fund-transfer/:area, /fund-transfer/:area/recipient,
  *   /fund-transfer/:area/recipient/:recipientUserName
@@ -26,6 +27,7 @@ import { RootLayout } from './RootLayout.tsx';
 const protectedPages: RouteObject[] = [
   { index: true, element: <DashboardPage /> },
   { path: '/dashboard', element: <DashboardPage /> },
+  { path: '/transactions', element: <TransactionsPage /> },
 ];
 
 /** Closed to signed-in users, who go to /dashboard. */

@@ -4,6 +4,10 @@ import { SignupPage } from '../features/auth/pages/SignupPage.tsx';
 import { VerifyEmailPage } from '../features/auth/pages/VerifyEmailPage.tsx';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage.tsx';
 import { TransactionsPage } from '../features/transactions/pages/TransactionsPage.tsx';
+import { FundTransferAreaPage } from '../features/transfers/pages/FundTransferAreaPage.tsx';
+import { FundTransferHomePage } from '../features/transfers/pages/FundTransferHomePage.tsx';
+import { RecipientSearchPage } from '../features/transfers/pages/RecipientSearchPage.tsx';
+import { TransferFormPage } from '../features/transfers/pages/TransferFormPage.tsx';
 import { PortalGate } from '../features/portal/components/PortalGate.tsx';
 import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
 import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
@@ -17,9 +21,7 @@ import { RootLayout } from './RootLayout.tsx';
  *   /deposit, /withdraw, /withdraw/bank, /bank/withdraw/new, /payment-request,
  *   /payment-request/new, /payment-request/details/:id, /invoice, /payments,
  *   /payment/details/:paymentId, /my-account, /new-account,
- *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new,
- *   /fund-transfer, /fund-transfer/:area, /fund-transfer/:area/recipient,
- *   /fund-transfer/:area/recipient/:recipientUserName
+ *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new
  * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
  */
 
@@ -27,6 +29,10 @@ import { RootLayout } from './RootLayout.tsx';
 const protectedPages: RouteObject[] = [
   { index: true, element: <DashboardPage /> },
   { path: '/dashboard', element: <DashboardPage /> },
+  { path: '/fund-transfer', element: <FundTransferHomePage /> },
+  { path: '/fund-transfer/:area', element: <FundTransferAreaPage /> },
+  { path: '/fund-transfer/:area/recipient', element: <RecipientSearchPage /> },
+  { path: '/fund-transfer/:area/recipient/:recipientUserName', element: <TransferFormPage /> },
   { path: '/transactions', element: <TransactionsPage /> },
 ];
 

@@ -1,0 +1,184 @@
+import type { Currency } from '@kestrel/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { http, segment } from '../../lib/http.ts';
+import { transactionKeys } from '../transactions/api.ts';
+
+/*
+ * Wallet-to-wallet transfers: recipient search, recent recipients, the sender's balance
+ * and the transfer itself. Server calls and their query keys live here.
+ */
+
+// ---- Response shapes (the API's route schemas) ----
+
+/** A possible recipient: only what a sender needs to recognise the account. */
+export interface Recipient {
+  _id: string;
+  accountNumber: string;
+  accountType: string;
+  accountHolderName: string;
+  businessName: string | null;
+  userName: string;
+  /** Present only when the search text was exactly this e-mail. */
+  accountEmail?: string;
+  /** Present only when the search text was exactly this phone number. */
+  accountPhone?: string;
+}
+
+/** The part of GET /v1/account/:accountNumber (one of the caller's own accounts) the form needs. */
+export interface SenderAccount {
+  _id: string;
+  accountNumber: string;
+  accountType: string;
+  accountHolderName: string;
+  businessName: string | null;
+  userName: string;
+  /** Major units per currency, e.g. [{ currency: 'USD', amount: 5000 }]. */
+  balance: { currency: string; amount: number }[];
+}
+
+export interface TransferInput {
+  userId: string | undefined;
+  /** The sender's user name. */
+  debitAccountKey: string;
+  /** The recipient's user name. */
+  creditAccountKey: string;
+  currency: Currency;
+  /** Major units as exact decimal text, e.g. '25.50'. */
+  balance: string;
+  tpin: string;
+}
+
+export interface TransferResult {
+  transactionId: string;
+  amount: number;
+  currency: string;
+  debitAccountKey: string;
+  creditAccountKey: string;
+  /** The sender's balance in this currency after the transfer (major units). */
+  balance: number;
+  transactionAt: string;
+}
+
+// ---- Query keys ----
+
+export const transferKeys = {
+  all: ['transfers'] as const,
+  search: (query: string) => [...transferKeys.all, 'search', query] as const,
+  recent: (accountNumber: string) => [...transferKeys.all, 'recent', accountNumber] as const,
+  recipient: (userName: string) => [...transferKeys.all, 'recipient', userName.toLowerCase()] as const,
+  senderAccount: (accountNumber: string) => [...transferKeys.all, 'sender', accountNumber] as const,
+};
+
+/*
+ * A transfer also changes what the accounts feature caches under its ['accounts'] keys: the
+ * sender's balance (the header's View Balance), the dashboard counters (the account summary)
+ * and both sides' activities. That feature's key factory is not committed yet, so these are
+ * invalidated by its prefix; switch to accountKeys.all once it lands.
+ */
+const accountsKeyPrefix = ['accounts'] as const;
+
+// ---- Queries ----
+
+const searchPath = (query: string) => `/v1/account/search?query=${encodeURIComponent(query)}`;
+
+/** GET /v1/account/search: matches by account number, e-mail, phone or user name (exact) and names (part). */
+export function useRecipientSearch(query: string) {
+  const trimmed = query.trim();
+  return useQuery({
+    queryKey: transferKeys.search(trimmed),
+    queryFn: async ({ signal }) => (await http.get<Recipient[]>(searchPath(trimmed), { signal })).data,
+    enabled: trimmed !== '',
+    // Keep the last answer on screen while the next one loads, so the list does not flash empty per keystroke.
+    placeholderData: keepPreviousData,
+    // Accounts appear and change; a search should say what is true now.
+    staleTime: 30_000,
+  });
+}
+
+/** GET /v1/account/transfer_balance/recent/:accountNumber: the latest distinct recipients. */
+export function useRecentRecipients(accountNumber: string | undefined) {
+  return useQuery({
+    queryKey: transferKeys.recent(accountNumber ?? ''),
+    queryFn: async ({ signal }) =>
+      (await http.get<Recipient[]>(`/v1/account/transfer_balance/recent/${segment(accountNumber ?? '')}`, { signal })).data,
+    enabled: Boolean(accountNumber),
+  });
+}
+
+/**
+ * The recipient named in the URL. GET /v1/account/:key answers only the caller's own
+ * accounts, so the recipient is looked up through the search, which matches user names
+ * exactly; null when no other account has this user name.
+ */
+export function useRecipient(userName: string) {
+  return useQuery({
+    queryKey: transferKeys.recipient(userName),
+    queryFn: async ({ signal }) => {
+      const matches = (await http.get<Recipient[]>(searchPath(userName), { signal })).data;
+      const wanted = userName.toLowerCase();
+      return matches.find((match) => match.userName.toLowerCase() === wanted) ?? null;
+    },
+    enabled: userName !== '',
+  });
+}
+
+/** The active account with its balances. Refetched whenever the form opens: the preview must use today's balance. */
+export function useSenderAccount(accountNumber: string | undefined) {
+  return useQuery({
+    queryKey: transferKeys.senderAccount(accountNumber ?? ''),
+    queryFn: async ({ signal }) => (await http.get<SenderAccount>(`/v1/account/${segment(accountNumber ?? '')}`, { signal })).data,
+    enabled: Boolean(accountNumber),
+    staleTime: 0,
+  });
+}
+
+// ---- Mutations ----
+
+/** A v4 UUID. `crypto.randomUUID` exists only in secure contexts; a plain-http LAN address is not one. */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * POST /v1/account/transfer_balance with an Idempotency-Key header.
+ *
+ * The key belongs to the transfer being asked for (sender, recipient, currency, amount), not
+ * to the click: when an attempt fails or its answer is lost and the user sends the same
+ * transfer again, the same key goes with it, so a first attempt that did reach the server
+ * is answered again instead of moving the money twice. A different amount or recipient is a
+ * new transfer with a new key. The server records only successful transfers under a key, so
+ * resending after a refusal (a wrong TPIN, say) simply runs again.
+ */
+export function useTransferBalance() {
+  const queryClient = useQueryClient();
+  const pending = useRef<{ transfer: string; key: string } | null>(null);
+
+  return useMutation({
+    mutationFn: async ({ body }: { body: TransferInput; senderAccountNumber: string }) => {
+      const transfer = JSON.stringify([body.debitAccountKey, body.creditAccountKey, body.currency, body.balance]);
+      if (pending.current?.transfer !== transfer) pending.current = { transfer, key: newIdempotencyKey() };
+      const { data } = await http.post<TransferResult>('/v1/account/transfer_balance', body, {
+        headers: { 'Idempotency-Key': pending.current.key },
+      });
+      return data;
+    },
+    onSuccess: (_result, { senderAccountNumber }) => {
+      pending.current = null;
+      // Not awaited: the success state shows at once while the lists refresh behind it.
+      for (const queryKey of [
+        transferKeys.senderAccount(senderAccountNumber),
+        transferKeys.recent(senderAccountNumber),
+        transactionKeys.account(senderAccountNumber),
+        accountsKeyPrefix,
+      ]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    },
+  });
+}

@@ -1,0 +1,321 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  centsToDecimalString,
+  CURRENCIES,
+  CURRENCY_PREFIX,
+  formatMoney,
+  parseAmount,
+  transferForm,
+  transferMessages,
+  type AmountCents,
+  type Currency,
+  type TransferForm,
+} from '@kestrel/shared';
+import { useEffect, useId, useRef } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Button, buttonClasses } from '../../../components/Button.tsx';
+import { StatusCard } from '../../../components/CenteredLayout.tsx';
+import { FloatingField } from '../../../components/FloatingField.tsx';
+import { AlertCircleIcon, CheckCircleIcon } from '../../../components/icons.tsx';
+import { PageTitle } from '../../../components/PageTitle.tsx';
+import { Spinner } from '../../../components/Spinner.tsx';
+import { majorToCents } from '../../../lib/amounts.ts';
+import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { useSession } from '../../../lib/session.ts';
+import { accountDisplayName } from '../../accounts/account-name.ts';
+import { usePortalUser } from '../../portal/portal-user.ts';
+import { useRecipient, useSenderAccount, useTransferBalance, type Recipient, type SenderAccount, type TransferResult } from '../api.ts';
+import { transferPaths, WALLET_AREA } from '../areas.ts';
+import { WalletAreaOnly } from '../components/AreaStatus.tsx';
+import { BackLink } from '../components/BackLink.tsx';
+import { FloatingSelect } from '../components/FloatingSelect.tsx';
+
+const title = 'Complete Transfer';
+const failedMessage = 'Fund transfer failed!';
+/** An answer that never came (network, server fault) may hide a transfer that went through. */
+const unsureMessage = 'Fund transfer failed! Sending it again is safe: it will not be paid twice.';
+
+/** Read-only fields look set, not waiting for input (FloatingField draws every input white). */
+const readOnlyStyle = { backgroundColor: 'var(--color-slate-50, #f8fafc)' } as const;
+
+/** The server's field names in POST /v1/account/transfer_balance, mapped to the form's. */
+const formFieldOf: Record<string, keyof TransferForm> = { currency: 'currency', balance: 'amount', tpin: 'tpin' };
+
+function isCurrency(value: string): value is Currency {
+  return (CURRENCIES as readonly string[]).includes(value);
+}
+
+const displayName = (account: Pick<Recipient, 'accountType' | 'accountHolderName' | 'businessName'>) =>
+  accountDisplayName({
+    accountType: account.accountType === 'business' ? 'business' : 'personal',
+    accountHolderName: account.accountHolderName,
+    businessName: account.businessName,
+  });
+
+function balanceCents(sender: SenderAccount, currency: string): AmountCents | undefined {
+  const entry = sender.balance.find((item) => item.currency === currency);
+  return entry ? majorToCents(entry.amount) : undefined;
+}
+
+function AccountHint({ id, account }: { id: string; account: Pick<Recipient, 'accountType' | 'businessName' | 'userName' | 'accountNumber'> }) {
+  return (
+    <p id={id} className="mt-1.5 truncate text-sm text-slate-600">
+      {account.accountType === 'business' && account.businessName ? `${account.businessName} · ` : ''}@{account.userName} ·{' '}
+      <span className="tabular-nums">{account.accountNumber}</span>
+    </p>
+  );
+}
+
+/** What the user sees once the money has moved. */
+function TransferDone({ result, recipient }: { result: TransferResult; recipient: Recipient }) {
+  const amount = majorToCents(result.amount);
+  const left = majorToCents(result.balance);
+  const currency = isCurrency(result.currency) ? result.currency : 'USD';
+  return (
+    <div role="status" className="flex gap-3 rounded-xl border border-success-700/20 bg-success-50 p-4 text-sm text-success-700">
+      <CheckCircleIcon className="mt-0.5 size-5 shrink-0" />
+      <div className="min-w-0 space-y-1">
+        <p className="font-semibold">
+          {transferMessages.success}: {amount === undefined ? result.amount : formatMoney(amount, currency)} sent to {displayName(recipient)}.
+        </p>
+        <p className="break-all text-slate-700">
+          Transaction ID <span className="font-mono">{result.transactionId}</span>
+        </p>
+        {left !== undefined && <p className="text-slate-700">Your balance now: {formatMoney(left, currency)}</p>}
+      </div>
+    </div>
+  );
+}
+
+function CenteredStatus(props: Parameters<typeof StatusCard>[0]) {
+  return (
+    <div className="flex justify-center py-6 sm:py-10">
+      <StatusCard {...props} />
+    </div>
+  );
+}
+
+function TransferFormScreen({ recipientUserName }: { recipientUserName: string }) {
+  const user = usePortalUser();
+  const { accountNumber } = useSession();
+  const sender = useSenderAccount(accountNumber);
+  const recipient = useRecipient(recipientUserName);
+  const transfer = useTransferBalance();
+  const navigate = useNavigate();
+  const backButton = useRef<HTMLButtonElement>(null);
+  const senderHintId = useId();
+  const recipientHintId = useId();
+  const previewId = useId();
+
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    setValue,
+    setFocus,
+    formState: { errors },
+  } = useForm<TransferForm>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '' } });
+  const [amountText, currency] = useWatch({ control, name: ['amount', 'currency'] });
+
+  const done = transfer.isSuccess;
+  useEffect(() => {
+    // The submit button the user pressed is gone; put focus on its replacement.
+    if (done) backButton.current?.focus();
+  }, [done]);
+
+  const searchPath = transferPaths.recipientSearch(WALLET_AREA);
+  const back = <BackLink to={searchPath}>Choose another recipient</BackLink>;
+
+  if (sender.isPending || recipient.isPending) {
+    return (
+      <div role="status" className="flex items-center justify-center gap-2 py-16 text-slate-600">
+        <Spinner className="size-6 text-brand-700" />
+        Loading transfer details…
+      </div>
+    );
+  }
+  if (recipient.isError || sender.isError) {
+    const failed = recipient.isError ? recipient : sender;
+    return (
+      <CenteredStatus
+        icon={<AlertCircleIcon />}
+        tone="danger"
+        title="We could not load this transfer"
+        actions={
+          <Button size="lg" onClick={() => void failed.refetch()} loading={failed.isFetching}>
+            Try again
+          </Button>
+        }
+      >
+        <p role="alert">{errorMessage(failed.error, 'The server could not be reached. Check your connection and try again.')}</p>
+      </CenteredStatus>
+    );
+  }
+  const from = sender.data;
+  const to = recipient.data;
+  if (!to) {
+    return (
+      <CenteredStatus
+        icon={<AlertCircleIcon />}
+        tone="neutral"
+        title={transferMessages.recipientNotFound}
+        actions={
+          <Link to={searchPath} className={buttonClasses('primary', 'lg')}>
+            Search recipients
+          </Link>
+        }
+      >
+        <p>No other account has the user name “{recipientUserName}”.</p>
+      </CenteredStatus>
+    );
+  }
+
+  const available = balanceCents(from, currency);
+  const parsed = parseAmount(amountText);
+  const overBalance = parsed.ok && available !== undefined && parsed.cents > available;
+  const remaining = parsed.ok && available !== undefined && !overBalance ? available - parsed.cents : undefined;
+  const shownCurrency: Currency = isCurrency(currency) ? currency : 'USD';
+
+  const onSubmit = (values: TransferForm) => {
+    if (transfer.isPending || done) return;
+    const amount = parseAmount(values.amount);
+    if (!amount.ok) return;
+    if (!isCurrency(values.currency)) {
+      setError('currency', { message: transferMessages.currencyRequired });
+      return;
+    }
+    transfer.mutate(
+      {
+        senderAccountNumber: from.accountNumber,
+        body: {
+          userId: user._id,
+          debitAccountKey: from.userName,
+          creditAccountKey: to.userName,
+          currency: values.currency,
+          balance: centsToDecimalString(amount.cents),
+          tpin: values.tpin,
+        },
+      },
+      {
+        onSuccess: () => toast.success(transferMessages.success),
+        onError: (error) => {
+          const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+          toast.error(unsure ? unsureMessage : errorMessage(error, failedMessage));
+          if (!(error instanceof ApiError)) return;
+          for (const [field, message] of Object.entries(error.fields ?? {})) {
+            const formField = formFieldOf[field];
+            if (formField) setError(formField, { message });
+          }
+          if (error.code === 'tpin_incorrect' || error.status === 423) {
+            setValue('tpin', '');
+            setFocus('tpin');
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <>
+      {back}
+      <div className="mt-2 max-w-2xl">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
+        <p className="mt-1 text-slate-600">Check who is paying and who is paid, then enter the amount and your 4-digit TPIN.</p>
+        <form
+          onSubmit={handleSubmit(onSubmit)}
+          noValidate
+          aria-label={title}
+          className="mt-6 space-y-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-xs sm:p-6"
+        >
+          <fieldset disabled={done} className="space-y-5">
+            <legend className="sr-only">Transfer details</legend>
+            <div className="grid gap-5 sm:grid-cols-2">
+              <div className="min-w-0">
+                <FloatingField label="Sender name" value={from.accountHolderName} readOnly aria-describedby={senderHintId} style={readOnlyStyle} />
+                <AccountHint id={senderHintId} account={from} />
+              </div>
+              <div className="min-w-0">
+                <FloatingField label="Recipient name" value={to.accountHolderName} readOnly aria-describedby={recipientHintId} style={readOnlyStyle} />
+                <AccountHint id={recipientHintId} account={to} />
+              </div>
+            </div>
+
+            <div className="grid gap-5 sm:grid-cols-[11rem_minmax(0,1fr)]">
+              <FloatingSelect label="Currency" error={errors.currency?.message} {...register('currency')}>
+                <option value="">Select</option>
+                {CURRENCIES.map((code) => (
+                  <option key={code} value={code}>
+                    {code}
+                  </option>
+                ))}
+              </FloatingSelect>
+              <div className="min-w-0">
+                <FloatingField
+                  label={`Amount (${CURRENCY_PREFIX[shownCurrency]})`}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  error={errors.amount?.message}
+                  {...register('amount')}
+                />
+                <div id={previewId} aria-live="polite" className="mt-1.5 text-sm">
+                  {!done && remaining !== undefined && (
+                    <p className="font-medium text-slate-700">Remaining balance: {formatMoney(remaining, shownCurrency)}</p>
+                  )}
+                  {!done && overBalance && available !== undefined && (
+                    <p className="font-medium text-warning-700">More than your available balance ({formatMoney(available, shownCurrency)}).</p>
+                  )}
+                  {!done && !parsed.ok && available !== undefined && (
+                    <p className="text-slate-600">Available balance: {formatMoney(available, shownCurrency)}</p>
+                  )}
+                </div>
+              </div>
+            </div>
+
+            <FloatingField
+              label="TPIN"
+              type="password"
+              inputMode="numeric"
+              maxLength={4}
+              autoComplete="off"
+              className="sm:max-w-[11rem]"
+              error={errors.tpin?.message}
+              {...register('tpin')}
+            />
+          </fieldset>
+
+          {done && <TransferDone result={transfer.data} recipient={to} />}
+
+          {done ? (
+            <button
+              key="back"
+              ref={backButton}
+              type="button"
+              onClick={() => void navigate('/dashboard')}
+              className="inline-flex h-12 w-full items-center justify-center gap-2 rounded-lg bg-success-700 px-5 text-base font-semibold text-white shadow-sm hover:bg-green-800 sm:w-auto"
+            >
+              Back to Dashboard
+            </button>
+          ) : (
+            <Button key="send" type="submit" size="lg" className="w-full sm:w-auto" loading={transfer.isPending}>
+              Send Money
+            </Button>
+          )}
+        </form>
+      </div>
+    </>
+  );
+}
+
+/** /fund-transfer/:area/recipient/:recipientUserName: the 'Complete Transfer' form. */
+export function TransferFormPage() {
+  const { area, recipientUserName = '' } = useParams();
+  return (
+    <WalletAreaOnly area={area}>
+      <PageTitle title={title} />
+      <TransferFormScreen key={recipientUserName} recipientUserName={recipientUserName} />
+    </WalletAreaOnly>
+  );
+}

@@ -174,6 +174,35 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   });
 }
 
+/**
+ * GET a binary resource that needs the Authorization header (e.g. an identity image, which
+ * an <img src> could not fetch with the token). Errors are the same `ApiError`s as JSON calls.
+ */
+export async function requestBlob(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<Blob> {
+  const { auth = true, signal } = options;
+  const headers = new Headers(options.headers);
+  const token = options.token ?? (auth ? readCookie(COOKIE_NAMES.accessToken) : undefined);
+  if (token) headers.set('Authorization', token);
+
+  let response: Response;
+  try {
+    response = await fetch(path, { headers, signal, credentials: 'same-origin' });
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new ApiError({ status: 0, code: 'network_error', message: 'The server could not be reached.', fromServer: false });
+  }
+  if (response.ok) return response.blob();
+
+  if (response.status === 401 && token) {
+    for (const listener of sessionRejectedListeners) listener();
+  }
+  const json = await readJson(response);
+  if (isErrorEnvelope(json)) {
+    throw new ApiError({ status: response.status, code: json.code ?? 'error', message: json.error, fields: stringRecord(json.fields), fromServer: true });
+  }
+  throw new ApiError({ status: response.status, code: 'invalid_response', message: `The server answered ${response.status}.`, fromServer: false });
+}
+
 type NoBodyOptions = Omit<RequestOptions, 'method' | 'body'>;
 
 /** Shorthands: `http.get<User>('/v1/user/123')`, `http.post<Login>('/v1/auth/login', body, { auth: false })`. */
@@ -183,6 +212,7 @@ export const http = {
   put: <T>(path: string, body?: unknown, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'PUT', body }),
   patch: <T>(path: string, body?: unknown, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'PATCH', body }),
   delete: <T>(path: string, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'DELETE' }),
+  blob: (path: string, options?: NoBodyOptions) => requestBlob(path, options),
 };
 
 /** Encodes one path segment: `/v1/user/${segment(userId)}`. */

@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { NewAccountPage } from '../features/accounts/pages/NewAccountPage.tsx';
 import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
 import { SignupPage } from '../features/auth/pages/SignupPage.tsx';
 import { VerifyEmailPage } from '../features/auth/pages/VerifyEmailPage.tsx';
@@ -20,7 +21,7 @@ import { RootLayout } from './RootLayout.tsx';
  * Protected pages of the spec still to come (each arrives with its feature):
  *   /deposit, /withdraw, /withdraw/bank, /bank/withdraw/new, /payment-request,
  *   /payment-request/new, /payment-request/details/:id, /invoice, /payments,
- *   /payment/details/:paymentId, /my-account, /new-account,
+ *   /payment/details/:paymentId, /my-account,
  *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new
  * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
  */
@@ -29,6 +30,7 @@ import { RootLayout } from './RootLayout.tsx';
 const protectedPages: RouteObject[] = [
   { index: true, element: <DashboardPage /> },
   { path: '/dashboard', element: <DashboardPage /> },
+  { path: '/new-account', element: <NewAccountPage /> },
   { path: '/fund-transfer', element: <FundTransferHomePage /> },
   { path: '/fund-transfer/:area', element: <FundTransferAreaPage /> },
   { path: '/fund-transfer/:area/recipient', element: <RecipientSearchPage /> },

@@ -1,0 +1,224 @@
+import type { CreateAccountInput, IDENTITY_TYPES, NOTIFICATION_PREFERENCES } from '@kestrel/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http, segment } from '../../lib/http.ts';
+import { useSession } from '../../lib/session.ts';
+import { userKeys, type AccountType } from '../auth/api.ts';
+
+/*
+ * Wallet accounts: one account, its dashboard counters and activities, identity images,
+ * the countries list of the complete-account form, and opening a new account.
+ */
+
+// ---- Response shapes (the API's route schemas) ----
+
+export interface Balance {
+  currency: string;
+  /** Major units as the API sends them (5000, 12.5); convert with `balanceCents`. */
+  amount: number;
+}
+
+export interface IdentityImage {
+  _id: string;
+  /** GET path of the image; it needs the Authorization header, so it is fetched as a blob. */
+  url: string;
+  createdAt: string;
+}
+
+export type IdentityType = (typeof IDENTITY_TYPES)[number];
+export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
+
+/** GET /v1/account/{accountId | accountNumber | userName}. */
+export interface Account {
+  _id: string;
+  accountNumber: string;
+  accountType: AccountType;
+  accountHolderName: string;
+  businessName: string | null;
+  companyName: string | null;
+  userName: string;
+  accountEmail: string;
+  accountPhone: string;
+  createdAt: string;
+  balance: Balance[];
+  identity: { type: IdentityType; number: string; isVerified: boolean };
+  identityImages: IdentityImage[];
+  users: { userId: string }[];
+  dateOfBirth: string;
+  address: { street: string; city: string; state: string; zipCode: string; country: string };
+  notificationPreference: NotificationPreference;
+  occupation: string;
+  annualIncome: string;
+  gatewayFee: { fixed: number; percentage: number };
+  paymentRequestFee: { fixed: number; percentage: number };
+}
+
+/** POST /v1/account/create answers these four. */
+export interface CreatedAccount {
+  _id: string;
+  accountNumber: string;
+  accountEmail: string;
+  userName: string;
+}
+
+/** GET /v1/account/{accountNumber}/summary: the dashboard's counters. */
+export interface AccountCounters {
+  totalPayments: number;
+  successPayments: number;
+  totalWithdraw: number;
+  totalTransactions: number;
+}
+
+export interface Activity {
+  _id: string;
+  name: string;
+  comment: string | null;
+  date: string;
+  account: string;
+}
+
+/** Activities come grouped by day (`_id` is the UTC date), newest first. */
+export interface ActivityGroup {
+  _id: string;
+  activities: Activity[];
+}
+
+export interface Country {
+  code: string;
+  name: string;
+}
+
+// ---- Query keys ----
+
+export const accountKeys = {
+  all: ['accounts'] as const,
+  details: () => [...accountKeys.all, 'detail'] as const,
+  /** One account by whichever key the caller holds: id, account number or user name. */
+  detail: (key: string) => [...accountKeys.details(), key] as const,
+  summary: (accountNumber: string) => [...accountKeys.all, 'summary', accountNumber] as const,
+  activities: (accountId: string) => [...accountKeys.all, 'activities', accountId] as const,
+  identityImage: (url: string) => [...accountKeys.all, 'identity-image', url] as const,
+};
+
+export const countryKeys = {
+  all: ['countries'] as const,
+};
+
+// ---- Queries ----
+
+export async function fetchAccount(key: string, signal?: AbortSignal): Promise<Account> {
+  return (await http.get<Account>(`/v1/account/${segment(key)}`, { signal })).data;
+}
+
+/** One of the user's accounts (GET /v1/account/{key}). */
+export function useAccount(key: string | undefined) {
+  return useQuery({
+    queryKey: accountKeys.detail(key ?? ''),
+    queryFn: ({ signal }) => fetchAccount(key ?? '', signal),
+    enabled: Boolean(key),
+  });
+}
+
+/** The account the cookies name (the header, My Account and the dashboard work on it). */
+export function useActiveAccount() {
+  const { accountNumber } = useSession();
+  return useAccount(accountNumber);
+}
+
+/** The dashboard's four counters for an account. */
+export function useAccountCounters(accountNumber: string | undefined) {
+  return useQuery({
+    queryKey: accountKeys.summary(accountNumber ?? ''),
+    queryFn: async ({ signal }) =>
+      (await http.get<AccountCounters>(`/v1/account/${segment(accountNumber ?? '')}/summary`, { signal })).data,
+    enabled: Boolean(accountNumber),
+  });
+}
+
+/** GET /v1/activities?accountId=: the account's activities, grouped by day. */
+export function useActivities(accountId: string | undefined) {
+  return useQuery({
+    queryKey: accountKeys.activities(accountId ?? ''),
+    queryFn: async ({ signal }) =>
+      (await http.get<ActivityGroup[]>(`/v1/activities?${new URLSearchParams({ accountId: accountId ?? '' }).toString()}`, { signal })).data,
+    enabled: Boolean(accountId),
+  });
+}
+
+/** An identity image as a blob: the route needs the Authorization header, which an <img> cannot send. */
+export function useIdentityImage(url: string) {
+  return useQuery({
+    queryKey: accountKeys.identityImage(url),
+    queryFn: ({ signal }) => http.blob(url, { signal }),
+    // An uploaded image never changes under its id.
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * The spec's public countries list (GET {host}/data/v1/countries, no Authorization):
+ * a map of code to {country}, turned into a list sorted by name.
+ */
+export function useCountries() {
+  return useQuery({
+    queryKey: countryKeys.all,
+    queryFn: async ({ signal }): Promise<Country[]> => {
+      const response = await fetch('/data/v1/countries', { signal, headers: { Accept: 'application/json' } });
+      if (!response.ok) throw new Error(`The countries list could not be loaded (${response.status}).`);
+      const map = (await response.json()) as Record<string, { country: string }>;
+      return Object.entries(map)
+        .map(([code, entry]) => ({ code, name: entry.country }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
+    staleTime: Infinity,
+  });
+}
+
+// ---- Mutations ----
+
+/**
+ * The account exists but its identity images did not upload. The form keeps the account
+ * and retries only the upload, so a second submit does not hit 'userName is already exist!'.
+ */
+export class IdentityUploadError extends Error {
+  readonly account: CreatedAccount;
+  override readonly cause: unknown;
+  constructor(account: CreatedAccount, cause: unknown) {
+    super(cause instanceof Error ? cause.message : 'The identity images could not be uploaded.');
+    this.name = 'IdentityUploadError';
+    this.account = account;
+    this.cause = cause;
+  }
+}
+
+export interface OpenAccountInput {
+  body: CreateAccountInput;
+  identityImages: readonly File[];
+  /** Set when an earlier attempt created the account and only the upload is left. */
+  created?: CreatedAccount | undefined;
+}
+
+/**
+ * Opening an account is two calls: POST /v1/account/create, then PATCH
+ * /v1/account/upload-image with the identity images. They run as one mutation so the
+ * user's account list (and with it the portal gate) changes only when both are done.
+ */
+export function useOpenAccount() {
+  const queryClient = useQueryClient();
+  const { userId } = useSession();
+  return useMutation({
+    mutationFn: async ({ body, identityImages, created }: OpenAccountInput): Promise<CreatedAccount> => {
+      const account = created ?? (await http.post<CreatedAccount>('/v1/account/create', body)).data;
+      const form = new FormData();
+      form.append('accountId', account._id);
+      form.append('accountNumber', account.accountNumber);
+      for (const file of identityImages) form.append('identityImage', file, file.name);
+      try {
+        await http.patch<IdentityImage[]>('/v1/account/upload-image', form);
+      } catch (error) {
+        throw new IdentityUploadError(account, error);
+      }
+      return account;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.detail(userId ?? '') }),
+  });
+}

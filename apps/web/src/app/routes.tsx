@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router';
+import { MyAccountPage } from '../features/accounts/pages/MyAccountPage.tsx';
 import { NewAccountPage } from '../features/accounts/pages/NewAccountPage.tsx';
 import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
 import { SignupPage } from '../features/auth/pages/SignupPage.tsx';
@@ -21,7 +22,7 @@ import { RootLayout } from './RootLayout.tsx';
  * Protected pages of the spec still to come (each arrives with its feature):
  *   /deposit, /withdraw, /withdraw/bank, /bank/withdraw/new, /payment-request,
  *   /payment-request/new, /payment-request/details/:id, /invoice, /payments,
- *   /payment/details/:paymentId, /my-account,
+ *   /payment/details/:paymentId,
  *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new
  * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
  */
@@ -30,6 +31,7 @@ import { RootLayout } from './RootLayout.tsx';
 const protectedPages: RouteObject[] = [
   { index: true, element: <DashboardPage /> },
   { path: '/dashboard', element: <DashboardPage /> },
+  { path: '/my-account', element: <MyAccountPage /> },
   { path: '/new-account', element: <NewAccountPage /> },
   { path: '/fund-transfer', element: <FundTransferHomePage /> },
   { path: '/fund-transfer/:area', element: <FundTransferAreaPage /> },

@@ -1,21 +1,50 @@
-import { uiText } from '@kestrel/shared';
-import { useId } from 'react';
+import { ACCOUNT_SWITCH_OVERLAY_MS, messages, uiText } from '@kestrel/shared';
+import { useEffect, useId, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
-import { useSession } from '../../../lib/session.ts';
+import { CheckCircleIcon } from '../../../components/icons.tsx';
+import { Spinner } from '../../../components/Spinner.tsx';
+import { setActiveAccount, useSession } from '../../../lib/session.ts';
 import type { AccountSummary } from '../../auth/api.ts';
 import { accountDisplayName } from '../account-name.ts';
 
+/** Full-screen 'Switching account...' while the new account's cookies settle, before the reload. */
+function SwitchingOverlay() {
+  useEffect(() => {
+    // Nothing behind the overlay may be used while the portal switches accounts.
+    const root = document.getElementById('root');
+    root?.setAttribute('inert', '');
+    return () => root?.removeAttribute('inert');
+  }, []);
+  return createPortal(
+    <div className="fixed inset-0 z-[100] flex animate-fade-in items-center justify-center bg-slate-950/70 px-6 backdrop-blur-sm">
+      <div role="status" aria-live="assertive" className="flex items-center gap-3 rounded-2xl bg-white px-6 py-5 shadow-xl">
+        <Spinner className="size-6 text-brand-700" />
+        <p className="text-lg font-semibold text-slate-900">{messages.portal.switchingAccount}</p>
+      </div>
+    </div>,
+    document.body,
+  );
+}
+
 /**
- * The sidebar's account list. It shows the user's accounts and marks the active one
- * (the accountNumber cookie).
- *
- * TODO(accounts issue): choosing an account is not built yet. It will store the account's
- * number, e-mail and user name (setActiveAccount), show 'Switching account...' for
- * ACCOUNT_SWITCH_OVERLAY_MS and reload.
+ * The sidebar's account list (and the mobile drawer's): personal accounts by holder
+ * name, business accounts by business name, the active one (accountNumber cookie)
+ * marked. Choosing another stores its number, e-mail and user name in the cookies,
+ * shows 'Switching account...' for 2 seconds and reloads.
  */
 export function AccountSwitcher({ accounts, onNavigate }: { accounts: readonly AccountSummary[]; onNavigate?: () => void }) {
   const { accountNumber } = useSession();
   const titleId = useId();
+  const [switching, setSwitching] = useState(false);
+
+  const choose = (account: AccountSummary) => {
+    if (switching || account.accountNumber === accountNumber) return;
+    setActiveAccount({ accountNumber: account.accountNumber, accountEmail: account.accountEmail, userName: account.userName });
+    setSwitching(true);
+    window.setTimeout(() => window.location.reload(), ACCOUNT_SWITCH_OVERLAY_MS);
+  };
+
   return (
     <section aria-labelledby={titleId} className="px-3">
       <h2 id={titleId} className="px-2 text-xs font-semibold tracking-wider text-slate-500 uppercase">
@@ -26,25 +55,32 @@ export function AccountSwitcher({ accounts, onNavigate }: { accounts: readonly A
           const active = account.accountNumber === accountNumber;
           const name = accountDisplayName(account);
           return (
-            <li
-              key={account._id}
-              aria-current={active || undefined}
-              className={`flex items-center gap-3 rounded-lg px-2 py-2 ${active ? 'bg-brand-50 ring-1 ring-brand-200' : ''}`}
-            >
-              <span
-                aria-hidden="true"
-                className={`flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
-                  active ? 'bg-brand-700 text-white' : 'bg-slate-200 text-slate-700'
+            <li key={account._id}>
+              <button
+                type="button"
+                onClick={() => choose(account)}
+                aria-current={active || undefined}
+                aria-label={`${name}, ${account.accountType} account ${account.accountNumber}${active ? ', active' : ''}`}
+                className={`flex w-full items-center gap-3 rounded-lg px-2 py-2 text-left transition-colors ${
+                  active ? 'cursor-default bg-brand-50 ring-1 ring-brand-200' : 'hover:bg-slate-100'
                 }`}
               >
-                {name.charAt(0).toUpperCase()}
-              </span>
-              <span className="min-w-0">
-                <span className="block truncate text-sm font-semibold text-slate-900">{name}</span>
-                <span className="block truncate text-xs text-slate-600">
-                  <span className="capitalize">{account.accountType}</span> · {account.accountNumber}
+                <span
+                  aria-hidden="true"
+                  className={`flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-bold ${
+                    active ? 'bg-brand-700 text-white' : 'bg-slate-200 text-slate-700'
+                  }`}
+                >
+                  {name.charAt(0).toUpperCase()}
                 </span>
-              </span>
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate text-sm font-semibold text-slate-900">{name}</span>
+                  <span className="block truncate text-xs text-slate-600">
+                    <span className="capitalize">{account.accountType}</span> · {account.accountNumber}
+                  </span>
+                </span>
+                {active && <CheckCircleIcon className="size-5 shrink-0 text-brand-700" />}
+              </button>
             </li>
           );
         })}
@@ -56,6 +92,7 @@ export function AccountSwitcher({ accounts, onNavigate }: { accounts: readonly A
       >
         {uiText.portal.createNewAccount}
       </Link>
+      {switching && <SwitchingOverlay />}
     </section>
   );
 }

@@ -1,17 +1,22 @@
 import { uiText } from '@kestrel/shared';
 import { BankIcon, CardIcon, CheckCircleIcon, ListIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
+import { errorMessage } from '../../../lib/http.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useAccountCounters } from '../../accounts/api.ts';
 import { usePortalUser } from '../../portal/portal-user.ts';
 import { CounterCard } from '../components/CounterCard.tsx';
 
 const d = uiText.dashboard;
 
-/** / and /dashboard: the four counters. */
+/** / and /dashboard: the four counters of the active account (GET /v1/account/{accountNumber}/summary). */
 export function DashboardPage() {
   const user = usePortalUser();
-  // TODO(dashboard issue): the counters read 0 until they are wired to payments,
-  // withdrawals and transactions of the active account.
-  const counters = { totalPayments: 0, successPayment: 0, totalWithdraw: 0, totalTransaction: 0 };
+  const { accountNumber } = useSession();
+  const counters = useAccountCounters(accountNumber);
+  // Until the active account is known (the gate sets it) the counters show as loading.
+  const loading = !counters.data && !counters.isError;
+  const value = (count: number | undefined) => (count === undefined ? '–' : count.toLocaleString('en-US'));
   return (
     <>
       <PageTitle title={d.title} />
@@ -19,11 +24,16 @@ export function DashboardPage() {
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{d.title}</h1>
         <p className="mt-1 text-slate-600">Welcome back, {user.firstName}.</p>
       </div>
+      {counters.isError && (
+        <p role="alert" className="mb-4 rounded-lg bg-danger-50 px-4 py-3 text-sm font-medium text-danger-700">
+          {errorMessage(counters.error, 'The counters could not be loaded.')}
+        </p>
+      )}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <CounterCard label={d.totalPayments} value={counters.totalPayments} icon={CardIcon} tone="brand" />
-        <CounterCard label={d.successPayment} value={counters.successPayment} icon={CheckCircleIcon} tone="success" />
-        <CounterCard label={d.totalWithdraw} value={counters.totalWithdraw} icon={BankIcon} tone="accent" />
-        <CounterCard label={d.totalTransaction} value={counters.totalTransaction} icon={ListIcon} tone="sky" />
+        <CounterCard label={d.totalPayments} value={value(counters.data?.totalPayments)} icon={CardIcon} tone="brand" loading={loading} />
+        <CounterCard label={d.successPayment} value={value(counters.data?.successPayments)} icon={CheckCircleIcon} tone="success" loading={loading} />
+        <CounterCard label={d.totalWithdraw} value={value(counters.data?.totalWithdraw)} icon={BankIcon} tone="accent" loading={loading} />
+        <CounterCard label={d.totalTransaction} value={value(counters.data?.totalTransactions)} icon={ListIcon} tone="sky" loading={loading} />
       </div>
     </>
   );

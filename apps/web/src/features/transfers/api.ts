@@ -2,10 +2,11 @@ import type { Currency } from '@kestrel/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { http, segment } from '../../lib/http.ts';
+import { accountKeys, fetchAccount } from '../accounts/api.ts';
 import { transactionKeys } from '../transactions/api.ts';
 
 /*
- * Wallet-to-wallet transfers: recipient search, recent recipients, the sender's balance
+ * Wallet-to-wallet transfers: recipient search, recent recipients, the sender's account
  * and the transfer itself. Server calls and their query keys live here.
  */
 
@@ -23,18 +24,6 @@ export interface Recipient {
   accountEmail?: string;
   /** Present only when the search text was exactly this phone number. */
   accountPhone?: string;
-}
-
-/** The part of GET /v1/account/:accountNumber (one of the caller's own accounts) the form needs. */
-export interface SenderAccount {
-  _id: string;
-  accountNumber: string;
-  accountType: string;
-  accountHolderName: string;
-  businessName: string | null;
-  userName: string;
-  /** Major units per currency, e.g. [{ currency: 'USD', amount: 5000 }]. */
-  balance: { currency: string; amount: number }[];
 }
 
 export interface TransferInput {
@@ -67,16 +56,7 @@ export const transferKeys = {
   search: (query: string) => [...transferKeys.all, 'search', query] as const,
   recent: (accountNumber: string) => [...transferKeys.all, 'recent', accountNumber] as const,
   recipient: (userName: string) => [...transferKeys.all, 'recipient', userName.toLowerCase()] as const,
-  senderAccount: (accountNumber: string) => [...transferKeys.all, 'sender', accountNumber] as const,
 };
-
-/*
- * A transfer also changes what the accounts feature caches under its ['accounts'] keys: the
- * sender's balance (the header's View Balance), the dashboard counters (the account summary)
- * and both sides' activities. That feature's key factory is not committed yet, so these are
- * invalidated by its prefix; switch to accountKeys.all once it lands.
- */
-const accountsKeyPrefix = ['accounts'] as const;
 
 // ---- Queries ----
 
@@ -123,13 +103,17 @@ export function useRecipient(userName: string) {
   });
 }
 
-/** The active account with its balances. Refetched whenever the form opens: the preview must use today's balance. */
+/**
+ * The sending account with its balances, in the accounts feature's cache entry (the header's
+ * View Balance reads the same one). Refetched whenever the form opens: the remaining-balance
+ * preview must use the balance as it is now, not as it was five minutes ago.
+ */
 export function useSenderAccount(accountNumber: string | undefined) {
   return useQuery({
-    queryKey: transferKeys.senderAccount(accountNumber ?? ''),
-    queryFn: async ({ signal }) => (await http.get<SenderAccount>(`/v1/account/${segment(accountNumber ?? '')}`, { signal })).data,
+    queryKey: accountKeys.detail(accountNumber ?? ''),
+    queryFn: ({ signal }) => fetchAccount(accountNumber ?? '', signal),
     enabled: Boolean(accountNumber),
-    staleTime: 0,
+    refetchOnMount: 'always',
   });
 }
 
@@ -160,7 +144,7 @@ export function useTransferBalance() {
   const pending = useRef<{ transfer: string; key: string } | null>(null);
 
   return useMutation({
-    mutationFn: async ({ body }: { body: TransferInput; senderAccountNumber: string }) => {
+    mutationFn: async ({ body }: { body: TransferInput; sender: { _id: string; accountNumber: string } }) => {
       const transfer = JSON.stringify([body.debitAccountKey, body.creditAccountKey, body.currency, body.balance]);
       if (pending.current?.transfer !== transfer) pending.current = { transfer, key: newIdempotencyKey() };
       const { data } = await http.post<TransferResult>('/v1/account/transfer_balance', body, {
@@ -168,14 +152,19 @@ export function useTransferBalance() {
       });
       return data;
     },
-    onSuccess: (_result, { senderAccountNumber }) => {
+    onSuccess: (_result, { sender }) => {
       pending.current = null;
-      // Not awaited: the success state shows at once while the lists refresh behind it.
+      // What the transfer changed on the sender's side (the recipient is always someone else's
+      // account, so none of its data is in this cache). Not awaited: the success state shows
+      // at once while these refresh behind it.
       for (const queryKey of [
-        transferKeys.senderAccount(senderAccountNumber),
-        transferKeys.recent(senderAccountNumber),
-        transactionKeys.account(senderAccountNumber),
-        accountsKeyPrefix,
+        // The balance, under whichever key (number, user name, id) a screen read the account by.
+        accountKeys.details(),
+        // The dashboard's Total Transaction counter.
+        accountKeys.summary(sender.accountNumber),
+        accountKeys.activities(sender._id),
+        transactionKeys.account(sender.accountNumber),
+        transferKeys.recent(sender.accountNumber),
       ]) {
         void queryClient.invalidateQueries({ queryKey });
       }

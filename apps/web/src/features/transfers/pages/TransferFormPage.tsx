@@ -18,6 +18,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { Button, buttonClasses } from '../../../components/Button.tsx';
 import { StatusCard } from '../../../components/CenteredLayout.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
+import { SelectField } from '../../../components/SelectField.tsx';
 import { AlertCircleIcon, CheckCircleIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
@@ -26,11 +27,11 @@ import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { accountDisplayName } from '../../accounts/account-name.ts';
 import { usePortalUser } from '../../portal/portal-user.ts';
-import { useRecipient, useSenderAccount, useTransferBalance, type Recipient, type SenderAccount, type TransferResult } from '../api.ts';
+import type { Account } from '../../accounts/api.ts';
+import { useRecipient, useSenderAccount, useTransferBalance, type Recipient, type TransferResult } from '../api.ts';
 import { transferPaths, WALLET_AREA } from '../areas.ts';
 import { WalletAreaOnly } from '../components/AreaStatus.tsx';
 import { BackLink } from '../components/BackLink.tsx';
-import { FloatingSelect } from '../components/FloatingSelect.tsx';
 
 const title = 'Complete Transfer';
 const failedMessage = 'Fund transfer failed!';
@@ -54,7 +55,7 @@ const displayName = (account: Pick<Recipient, 'accountType' | 'accountHolderName
     businessName: account.businessName,
   });
 
-function balanceCents(sender: SenderAccount, currency: string): AmountCents | undefined {
+function balanceCents(sender: Account, currency: string): AmountCents | undefined {
   const entry = sender.balance.find((item) => item.currency === currency);
   return entry ? majorToCents(entry.amount) : undefined;
 }
@@ -189,7 +190,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
     }
     transfer.mutate(
       {
-        senderAccountNumber: from.accountNumber,
+        sender: from,
         body: {
           userId: user._id,
           debitAccountKey: from.userName,
@@ -244,14 +245,13 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
             </div>
 
             <div className="grid gap-5 sm:grid-cols-[11rem_minmax(0,1fr)]">
-              <FloatingSelect label="Currency" error={errors.currency?.message} {...register('currency')}>
-                <option value="">Select</option>
+              <SelectField label="Currency" placeholderOption="Select" error={errors.currency?.message} {...register('currency')}>
                 {CURRENCIES.map((code) => (
                   <option key={code} value={code}>
                     {code}
                   </option>
                 ))}
-              </FloatingSelect>
+              </SelectField>
               <div className="min-w-0">
                 <FloatingField
                   label={`Amount (${CURRENCY_PREFIX[shownCurrency]})`}

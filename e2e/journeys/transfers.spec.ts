@@ -1,7 +1,7 @@
 import { messages, transferMessages } from '@kestrel/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, registerViaApi, screenshot, test, uniqueId, uniquePhone } from '../fixtures.ts';
-import { FundTransferHomePage, RecipientSearchPage, TransactionsPage, TransferFormPage } from '../pages/transfer.page.ts';
+import { FundTransferHomePage, headerBalanceButton, RecipientSearchPage, TransactionsPage, TransferFormPage } from '../pages/transfer.page.ts';
 
 /*
  * Wallet-to-wallet transfers in the browser. Every test works on a fresh pair of users with
@@ -159,9 +159,12 @@ test.describe('fund transfer', () => {
     const transactionId = (await form.transactionId.textContent())!.trim();
     expect(transactionId).not.toBe('');
 
-    // The money moved: sender 40.00 - 25.50, recipient 0 + 25.50.
+    // The money moved: sender 40.00 - 25.50, recipient 0 + 25.50. The header, which shares
+    // the form's cached account, shows the new balance without a reload.
     expect(await balanceOf(request, sender)).toBe(14.5);
     expect(await balanceOf(request, recipient)).toBe(25.5);
+    await headerBalanceButton(page).click();
+    await expect(headerBalanceButton(page)).toHaveText('14.50 USD');
 
     await form.backToDashboard.click();
     await expect(page).toHaveURL(/\/dashboard$/);

@@ -1,6 +1,11 @@
 import { messages, transferMessages, uiText } from '@kestrel/shared';
 import { expect, type Locator, type Page } from '@playwright/test';
 
+/** The header's 'View Balance' button; revealed, it reads like '5,000.00 USD'. */
+export function headerBalanceButton(page: Page): Locator {
+  return page.getByRole('banner').getByRole('button', { name: /View Balance|\d\.\d{2} [A-Z]{3}/ });
+}
+
 /** /fund-transfer: the three transfer types. */
 export class FundTransferHomePage {
   readonly heading: Locator;

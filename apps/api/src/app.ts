@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dataRoutes } from './modules/data/data.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(activitiesRoutes);
       await v1.register(transfersRoutes);
       await v1.register(transactionsRoutes);
+      await v1.register(operatorRoutes);
     },
     { prefix: '/v1' },
   );

@@ -190,3 +190,37 @@ export const GlobeIcon = (props: IconProps) => (
     <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
   </Icon>
 );
+
+export const WalletIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 7.5A2.5 2.5 0 016.5 5H17v2.5" />
+    <rect x="4" y="7.5" width="16" height="11.5" rx="2" />
+    <path d="M20 11h-3.5a2 2 0 000 4H20" />
+  </Icon>
+);
+
+export const PhoneIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="7" y="2.5" width="10" height="19" rx="2.5" />
+    <path d="M11 18.5h2" />
+  </Icon>
+);
+
+export const SearchIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="M20 20l-4.35-4.35" />
+  </Icon>
+);
+
+export const ChevronRightIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M9.5 6l6 6-6 6" />
+  </Icon>
+);
+
+export const ArrowLeftIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M19 12H5M11 6l-6 6 6 6" />
+  </Icon>
+);

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { ArrowLeftIcon } from './icons.tsx';
+import { ArrowLeftIcon } from '../../../components/icons.tsx';
 
 /** The "back one step" link above a transfer screen. */
 export function BackLink({ to, children }: { to: string; children: string }) {

@@ -2,7 +2,7 @@ import { RECIPIENT_RESULTS_MAX_HEIGHT_PX } from '@kestrel/shared';
 import { Link } from 'react-router';
 import { accountDisplayName } from '../../accounts/account-name.ts';
 import type { Recipient } from '../api.ts';
-import { ChevronRightIcon } from './icons.tsx';
+import { ChevronRightIcon } from '../../../components/icons.tsx';
 
 function RecipientItem({ recipient, to }: { recipient: Recipient; to: string }) {
   const name = accountDisplayName({

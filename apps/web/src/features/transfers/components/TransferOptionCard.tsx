@@ -2,7 +2,7 @@ import { TRANSFER_FEE_PERCENT_LABEL } from '@kestrel/shared';
 import { useId, type ComponentType } from 'react';
 import { Link } from 'react-router';
 import type { IconProps } from '../../../components/icons.tsx';
-import { ChevronRightIcon } from './icons.tsx';
+import { ChevronRightIcon } from '../../../components/icons.tsx';
 
 interface OptionContent {
   title: string;

@@ -1,9 +1,8 @@
 import { messages, PRODUCT_NAME, uiText } from '@kestrel/shared';
 import toast from 'react-hot-toast';
-import { BankIcon, HistoryIcon } from '../../../components/icons.tsx';
+import { BankIcon, HistoryIcon, PhoneIcon, WalletIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { WALLET_AREA, transferPaths } from '../areas.ts';
-import { PhoneIcon, WalletIcon } from '../components/icons.tsx';
 import { TransferOptionButton, TransferOptionLink } from '../components/TransferOptionCard.tsx';
 
 const showComingSoon = () =>

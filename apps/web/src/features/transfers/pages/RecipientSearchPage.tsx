@@ -2,7 +2,7 @@ import { uiText } from '@kestrel/shared';
 import { useId, useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
-import { CloseIcon } from '../../../components/icons.tsx';
+import { CloseIcon, SearchIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { errorMessage } from '../../../lib/http.ts';
@@ -12,7 +12,6 @@ import { useRecentRecipients, useRecipientSearch, type Recipient } from '../api.
 import { transferPaths, WALLET_AREA } from '../areas.ts';
 import { WalletAreaOnly } from '../components/AreaStatus.tsx';
 import { BackLink } from '../components/BackLink.tsx';
-import { SearchIcon } from '../components/icons.tsx';
 import { RecipientList } from '../components/RecipientList.tsx';
 
 export const SEARCH_DEBOUNCE_MS = 300;

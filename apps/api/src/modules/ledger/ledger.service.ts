@@ -129,63 +129,122 @@ async function walletLedgerAccountId(trx: Trx, walletAccountId: string, currency
   ).id;
 }
 
+export interface PostOptions {
+  /**
+   * Writes the caller's own rows that belong with this movement (a transfer row, activities,
+   * an audit entry). It runs after the ledger transaction and its postings are written and
+   * before any balance is touched; see postTransaction.
+   */
+  beforeBalances?: (posted: PostedTransaction) => Promise<void>;
+}
+
+export interface PostedMovement extends PostedTransaction {
+  /** Each wallet account's balance in the transaction's currency after this movement, by wallet account id. */
+  balancesAfter: Map<string, AmountCents>;
+}
+
+type PartyKey = string;
+const partyKey = (party: LedgerParty): PartyKey => ('walletAccountId' in party ? `wallet:${party.walletAccountId}` : `system:${party.system}`);
+
+/**
+ * Writes the ledger transaction and, in the same statement, a posting for every party whose
+ * ledger account in this currency exists (the ledger account is found by the insert itself,
+ * which saves a lookup per party). Answers the transaction and the ledger account of each
+ * party that got its posting.
+ */
+async function insertTransactionAndPostings(trx: Trx, input: LedgerTransactionInput) {
+  const walletIds = input.postings.map(({ party }) => ('walletAccountId' in party ? party.walletAccountId : null));
+  const systemCodes = input.postings.map(({ party }) => ('system' in party ? party.system : null));
+  const amounts = input.postings.map((posting) => posting.amountCents);
+  const { rows } = await sql<{ id: number; transactionId: string; createdAt: Date; ledgerAccountId: number | null; accountId: string | null; systemCode: string | null }>`
+    WITH t AS (
+      INSERT INTO ledger_transactions (transaction_id, kind, transaction_for, currency, amount_cents, fee_cents, created_by, metadata)
+      VALUES (${newTransactionId()}, ${input.kind}, ${input.transactionFor}, ${input.currency}, ${input.amountCents}, ${input.feeCents ?? 0},
+              ${input.createdBy ?? null}, ${JSON.stringify(input.metadata ?? {})}::jsonb)
+      RETURNING id, transaction_id, created_at
+    ), p AS (
+      INSERT INTO ledger_postings (ledger_transaction_id, ledger_account_id, amount_cents)
+      SELECT t.id, la.id, v.amount_cents
+      FROM t
+      CROSS JOIN unnest(${walletIds}::uuid[], ${systemCodes}::text[], ${amounts}::bigint[]) AS v(account_id, system_code, amount_cents)
+      JOIN ledger_accounts la ON la.currency = ${input.currency} AND (la.account_id = v.account_id OR la.system_code = v.system_code)
+      RETURNING ledger_account_id
+    )
+    SELECT t.id, t.transaction_id, t.created_at, p.ledger_account_id, la.account_id, la.system_code
+    FROM t
+    LEFT JOIN p ON true
+    LEFT JOIN ledger_accounts la ON la.id = p.ledger_account_id`.execute(trx);
+  const first = rows[0];
+  if (!first) throw new Error('the ledger transaction was not written');
+  const ledgerAccountOf = new Map<PartyKey, number>();
+  for (const row of rows) {
+    if (row.ledgerAccountId === null) continue;
+    ledgerAccountOf.set(row.accountId ? `wallet:${row.accountId}` : `system:${row.systemCode}`, row.ledgerAccountId);
+  }
+  return { transaction: { id: first.id, transactionId: first.transactionId, createdAt: first.createdAt }, ledgerAccountOf };
+}
+
 /**
  * Records one balanced movement of money inside the caller's database transaction.
  * Wallet balances are changed with conditional updates in ascending ledger-account order,
  * so concurrent movements never deadlock and no balance can go below zero: a debit that
  * does not fit throws InsufficientFundsError and the caller's transaction rolls back.
+ *
+ * The balance updates come last, after the ledger transaction, its postings and the
+ * caller's `beforeBalances` rows: an update holds its row lock until commit, so a wallet
+ * that many people pay at once (a shop, a popular recipient) is locked for the last two
+ * statements and the commit rather than for the whole transaction. Nothing is visible to
+ * anyone before commit, and a refused debit rolls everything back, so the order changes
+ * no outcome.
  */
-export async function postTransaction(trx: Trx, input: LedgerTransactionInput): Promise<PostedTransaction> {
+export async function postTransaction(trx: Trx, input: LedgerTransactionInput, options: PostOptions = {}): Promise<PostedMovement> {
   assertBalanced(input);
 
-  const resolved: { ledgerAccountId: number; wallet: boolean; amountCents: number }[] = [];
+  const { transaction, ledgerAccountOf } = await insertTransactionAndPostings(trx, input);
+  // A party without a ledger account in this currency yet (a wallet's first movement in a
+  // currency, a system account's first use): open it and write its posting now.
   for (const posting of input.postings) {
-    const wallet = 'walletAccountId' in posting.party;
+    const key = partyKey(posting.party);
+    if (ledgerAccountOf.has(key)) continue;
     const ledgerAccountId =
       'walletAccountId' in posting.party
         ? await walletLedgerAccountId(trx, posting.party.walletAccountId, input.currency)
         : await systemLedgerAccountId(trx, posting.party.system, input.currency);
-    resolved.push({ ledgerAccountId, wallet, amountCents: posting.amountCents });
+    ledgerAccountOf.set(key, ledgerAccountId);
+    const missing = input.postings.filter((other) => partyKey(other.party) === key);
+    await trx
+      .insertInto('ledgerPostings')
+      .values(missing.map((entry) => ({ ledgerTransactionId: transaction.id, ledgerAccountId, amountCents: entry.amountCents })))
+      .execute();
   }
 
+  await options.beforeBalances?.(transaction);
+
   // Net change per wallet ledger account, applied in ascending id order (the lock order).
-  const netByWallet = new Map<number, number>();
-  for (const entry of resolved) {
-    if (entry.wallet) netByWallet.set(entry.ledgerAccountId, (netByWallet.get(entry.ledgerAccountId) ?? 0) + entry.amountCents);
+  const netByWallet = new Map<number, { walletAccountId: string; delta: number }>();
+  for (const { party, amountCents } of input.postings) {
+    if (!('walletAccountId' in party)) continue;
+    const ledgerAccountId = ledgerAccountOf.get(partyKey(party));
+    if (ledgerAccountId === undefined) throw new Error('a posting without a ledger account');
+    const net = netByWallet.get(ledgerAccountId) ?? { walletAccountId: party.walletAccountId, delta: 0 };
+    net.delta += amountCents;
+    netByWallet.set(ledgerAccountId, net);
   }
-  for (const [ledgerAccountId, delta] of [...netByWallet].sort(([a], [b]) => a - b)) {
+  const balancesAfter = new Map<string, AmountCents>();
+  for (const [ledgerAccountId, { walletAccountId, delta }] of [...netByWallet].sort(([a], [b]) => a - b)) {
     if (delta === 0) continue;
     const updated = await trx
       .updateTable('ledgerAccounts')
       .set({ balanceCents: sql`balance_cents + ${delta}` })
       .where('id', '=', ledgerAccountId)
       .where(sql<boolean>`balance_cents + ${delta} >= 0`)
-      .returning('id')
+      .returning('balanceCents')
       .executeTakeFirst();
     if (!updated) throw new InsufficientFundsError();
+    balancesAfter.set(walletAccountId, updated.balanceCents);
   }
 
-  const transaction = await trx
-    .insertInto('ledgerTransactions')
-    .values({
-      transactionId: newTransactionId(),
-      kind: input.kind,
-      transactionFor: input.transactionFor,
-      currency: input.currency,
-      amountCents: input.amountCents,
-      feeCents: input.feeCents ?? 0,
-      createdBy: input.createdBy ?? null,
-      metadata: JSON.stringify(input.metadata ?? {}),
-    })
-    .returning(['id', 'transactionId', 'createdAt'])
-    .executeTakeFirstOrThrow();
-
-  await trx
-    .insertInto('ledgerPostings')
-    .values(resolved.map((entry) => ({ ledgerTransactionId: transaction.id, ledgerAccountId: entry.ledgerAccountId, amountCents: entry.amountCents })))
-    .execute();
-
-  return transaction;
+  return { ...transaction, balancesAfter };
 }
 
 /** A wallet account's balances, one per currency it holds. */

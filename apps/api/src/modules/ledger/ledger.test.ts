@@ -67,6 +67,43 @@ describe('ledger', () => {
     expect(await balanceOf(b)).toBe(0);
   });
 
+  it("writes the caller's rows before the balances, answers the balances after, and a refused debit rolls everything back", async () => {
+    const { db } = await testDatabase();
+    const a = await insertBareAccount(db);
+    const b = await insertBareAccount(db);
+    await fund(a, 1_000);
+    const movement = (cents: number, note: string, balanceBefore: number) =>
+      inTransaction(db, (trx) =>
+        postTransaction(
+          trx,
+          {
+            kind: 'transfer',
+            transactionFor: 'Test transfer',
+            currency: 'USD',
+            amountCents: cents,
+            postings: [
+              { party: { walletAccountId: a }, amountCents: -cents },
+              { party: { walletAccountId: b }, amountCents: cents },
+            ],
+          },
+          {
+            beforeBalances: async (posted) => {
+              // The balances are still untouched when the caller's rows are written.
+              expect(await walletBalances(trx, a)).toEqual([{ currency: 'USD', amountCents: balanceBefore }]);
+              await trx.insertInto('activities').values({ accountId: a, name: note, comment: posted.transactionId }).execute();
+            },
+          },
+        ),
+      );
+    const posted = await movement(400, 'kept', 1_000);
+    expect(posted.balancesAfter).toEqual(new Map([[a, 600], [b, 400]]));
+    await expect(movement(601, 'rolled back', 600)).rejects.toBeInstanceOf(InsufficientFundsError);
+    const notes = await db.selectFrom('activities').select(['name', 'comment']).where('accountId', '=', a).execute();
+    expect(notes).toEqual([{ name: 'kept', comment: posted.transactionId }]);
+    expect(await balanceOf(a)).toBe(600);
+    expect(await balanceOf(b)).toBe(400);
+  });
+
   it('refuses unbalanced postings in code', async () => {
     const { db } = await testDatabase();
     const a = await insertBareAccount(db);

@@ -46,6 +46,13 @@ function wasRecentlyVerified(key: string): boolean {
   return true;
 }
 
+/** An account's TPIN columns, as read without a lock. */
+export interface TpinState {
+  tpinHash: string;
+  tpinFailedAttempts: number;
+  tpinLockedUntil: Date | null;
+}
+
 /**
  * The one TPIN check every money route uses; it runs (and commits) before the money
  * movement, because a wrong guess must be counted even though the request fails.
@@ -55,6 +62,10 @@ function wasRecentlyVerified(key: string): boolean {
  * counted exactly, and after TPIN_MAX_FAILED_ATTEMPTS wrong TPINs in a row every further
  * check (right or wrong) is refused for TPIN_LOCK_MINUTES. A TPIN verified in the last few
  * minutes skips the slow hash (see recentlyVerified) but never a lock.
+ *
+ * `known` is the account's TPIN state when the caller has just read it with the account
+ * (saving a query): it serves only the fast path, exactly as the unlocked read here would;
+ * every counted decision is made again under the row lock.
  */
 export async function checkTpin(
   db: Db,
@@ -62,13 +73,12 @@ export async function checkTpin(
   accountId: string,
   tpin: string | number,
   actorUserId: string | null,
+  known?: TpinState,
 ): Promise<void> {
   const candidate = String(tpin);
-  const current = await db
-    .selectFrom('accounts')
-    .select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil'])
-    .where('id', '=', accountId)
-    .executeTakeFirst();
+  const current =
+    known ??
+    (await db.selectFrom('accounts').select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil']).where('id', '=', accountId).executeTakeFirst());
   if (!current) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   if (current.tpinLockedUntil && current.tpinLockedUntil > new Date()) throw new TpinLockedError(current.tpinLockedUntil);
   const cacheKey = verifiedKey(secret, accountId, current.tpinHash, candidate);

@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { AuditLogTable } from '../../db/schema.ts';
 
 export interface AuditEntry {
   actorUserId: string | null;
@@ -9,17 +11,19 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+/** The audit_log row for an entry, for callers that write it as part of a larger statement. */
+export function auditRow(entry: AuditEntry): Insertable<AuditLogTable> {
+  return {
+    actorUserId: entry.actorUserId,
+    action: entry.action,
+    subjectType: entry.subjectType ?? null,
+    subjectId: entry.subjectId ?? null,
+    ip: entry.ip ?? null,
+    details: JSON.stringify(entry.details ?? {}),
+  };
+}
+
 /** Appends to the audit trail; pass the transaction so the entry commits with the change. */
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
-  await db
-    .insertInto('auditLog')
-    .values({
-      actorUserId: entry.actorUserId,
-      action: entry.action,
-      subjectType: entry.subjectType ?? null,
-      subjectId: entry.subjectId ?? null,
-      ip: entry.ip ?? null,
-      details: JSON.stringify(entry.details ?? {}),
-    })
-    .execute();
+  await db.insertInto('auditLog').values(auditRow(entry)).execute();
 }

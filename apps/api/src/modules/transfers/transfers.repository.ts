@@ -3,17 +3,6 @@ import type { Trx } from '../../db/transaction.ts';
 
 const participantColumns = ['accounts.id', 'accounts.accountNumber', 'accounts.accountType', 'accounts.accountHolderName', 'accounts.businessName', 'accounts.userName'] as const;
 
-/** The caller's account with this user name (case-insensitive), or undefined. */
-export function findOwnedAccountByUserName(db: Db | Trx, userId: string, userName: string) {
-  return db
-    .selectFrom('accounts')
-    .innerJoin('accountUsers', 'accountUsers.accountId', 'accounts.id')
-    .select(participantColumns)
-    .where('accountUsers.userId', '=', userId)
-    .where((eb) => eb(eb.fn('lower', ['accounts.userName']), '=', userName.toLowerCase()))
-    .executeTakeFirst();
-}
-
 /** The caller's account with this account number, or undefined. */
 export function findOwnedAccountByNumber(db: Db | Trx, userId: string, accountNumber: string) {
   return db
@@ -25,12 +14,29 @@ export function findOwnedAccountByNumber(db: Db | Trx, userId: string, accountNu
     .executeTakeFirst();
 }
 
-export function findAccountByUserName(db: Db | Trx, userName: string) {
-  return db
+/**
+ * Both parties of a transfer in one query: the sender only when it is one of the caller's
+ * accounts (with its TPIN state, for the TPIN check), and the recipient, whoever owns it.
+ * User names are matched case-insensitively.
+ */
+export async function findTransferParties(db: Db | Trx, userId: string, senderUserName: string, recipientUserName: string) {
+  const senderKey = senderUserName.toLowerCase();
+  const recipientKey = recipientUserName.toLowerCase();
+  const rows = await db
     .selectFrom('accounts')
     .select(participantColumns)
-    .where((eb) => eb(eb.fn('lower', ['accounts.userName']), '=', userName.toLowerCase()))
-    .executeTakeFirst();
+    .select(['accounts.tpinHash', 'accounts.tpinFailedAttempts', 'accounts.tpinLockedUntil'])
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('accountUsers').select('accountUsers.accountId').whereRef('accountUsers.accountId', '=', 'accounts.id').where('accountUsers.userId', '=', userId))
+        .as('owned'),
+    )
+    .where((eb) => eb(eb.fn('lower', ['accounts.userName']), 'in', [senderKey, recipientKey]))
+    .execute();
+  return {
+    sender: rows.find((row) => row.owned && row.userName.toLowerCase() === senderKey),
+    recipient: rows.find((row) => row.userName.toLowerCase() === recipientKey),
+  };
 }
 
 /** The latest distinct accounts this account has sent money to, newest first. */

@@ -3,9 +3,9 @@ import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
 import { checkTpin } from '../accounts/tpin.ts';
-import { recordAudit } from '../audit/audit.ts';
-import { postTransaction, walletBalances } from '../ledger/ledger.service.ts';
-import { findAccountByUserName, findOwnedAccountByUserName } from './transfers.repository.ts';
+import { auditRow } from '../audit/audit.ts';
+import { postTransaction } from '../ledger/ledger.service.ts';
+import { findTransferParties } from './transfers.repository.ts';
 
 export interface TransferResult {
   transactionId: string;
@@ -38,9 +38,8 @@ export async function transferBalance(
   if (!parsed.ok) throw badRequest(transferMessages.amountInvalid, { balance: transferMessages.amountInvalid });
   const amountCents = parsed.cents;
 
-  const sender = await findOwnedAccountByUserName(ctx.db, callerId, body.debitAccountKey);
+  const { sender, recipient } = await findTransferParties(ctx.db, callerId, body.debitAccountKey, body.creditAccountKey);
   if (!sender) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-  const recipient = await findAccountByUserName(ctx.db, body.creditAccountKey);
   if (!recipient) throw notFound(transferMessages.recipientNotFound, 'recipient_not_found');
   if (recipient.id === sender.id) throw badRequest(transferMessages.sameAccount, { creditAccountKey: transferMessages.sameAccount }, 'same_account');
 
@@ -53,42 +52,61 @@ export async function transferBalance(
       // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
       body: { ...body, tpin: undefined, balance: amountCents },
       statusCode: 200,
-      beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, sender.id, body.tpin, callerId),
+      beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, sender.id, body.tpin, callerId, sender),
     },
     async (trx): Promise<TransferResult> => {
-      const posted = await postTransaction(trx, {
-        kind: 'transfer',
-        transactionFor: 'Fund Transfer',
-        currency: body.currency,
-        amountCents,
-        createdBy: callerId,
-        metadata: { from: sender.accountNumber, to: recipient.accountNumber },
-        postings: [
-          { party: { walletAccountId: sender.id }, amountCents: -amountCents },
-          { party: { walletAccountId: recipient.id }, amountCents },
-        ],
-      });
-      await trx
-        .insertInto('transfers')
-        .values({ ledgerTransactionId: posted.id, fromAccountId: sender.id, toAccountId: recipient.id, currency: body.currency, amountCents, createdBy: callerId })
-        .execute();
-      const shown = formatMoney(amountCents, body.currency);
-      await trx
-        .insertInto('activities')
-        .values([
-          { accountId: sender.id, name: 'Fund transfer sent', comment: `${shown} to ${displayName(recipient)} (${recipient.accountNumber}), ${posted.transactionId}` },
-          { accountId: recipient.id, name: 'Fund transfer received', comment: `${shown} from ${displayName(sender)} (${sender.accountNumber}), ${posted.transactionId}` },
-        ])
-        .execute();
-      await recordAudit(trx, {
-        actorUserId: callerId,
-        action: 'transfer.created',
-        subjectType: 'ledger_transaction',
-        subjectId: posted.transactionId,
-        ip,
-        details: { from: sender.accountNumber, to: recipient.accountNumber, amountCents, currency: body.currency },
-      });
-      const balance = (await walletBalances(trx, sender.id)).find((b) => b.currency === body.currency)?.amountCents ?? 0;
+      // The transfer's own rows go in before the balances are touched (see postTransaction).
+      const posted = await postTransaction(
+        trx,
+        {
+          kind: 'transfer',
+          transactionFor: 'Fund Transfer',
+          currency: body.currency,
+          amountCents,
+          createdBy: callerId,
+          metadata: { from: sender.accountNumber, to: recipient.accountNumber },
+          postings: [
+            { party: { walletAccountId: sender.id }, amountCents: -amountCents },
+            { party: { walletAccountId: recipient.id }, amountCents },
+          ],
+        },
+        {
+          // The transfer row, both activities and the audit entry in one statement (one round trip).
+          beforeBalances: async (ledgerTransaction) => {
+            const shown = formatMoney(amountCents, body.currency);
+            await trx
+              .with('transfer', (db) =>
+                db.insertInto('transfers').values({
+                  ledgerTransactionId: ledgerTransaction.id,
+                  fromAccountId: sender.id,
+                  toAccountId: recipient.id,
+                  currency: body.currency,
+                  amountCents,
+                  createdBy: callerId,
+                }),
+              )
+              .with('activity', (db) =>
+                db.insertInto('activities').values([
+                  { accountId: sender.id, name: 'Fund transfer sent', comment: `${shown} to ${displayName(recipient)} (${recipient.accountNumber}), ${ledgerTransaction.transactionId}` },
+                  { accountId: recipient.id, name: 'Fund transfer received', comment: `${shown} from ${displayName(sender)} (${sender.accountNumber}), ${ledgerTransaction.transactionId}` },
+                ]),
+              )
+              .insertInto('auditLog')
+              .values(
+                auditRow({
+                  actorUserId: callerId,
+                  action: 'transfer.created',
+                  subjectType: 'ledger_transaction',
+                  subjectId: ledgerTransaction.transactionId,
+                  ip,
+                  details: { from: sender.accountNumber, to: recipient.accountNumber, amountCents, currency: body.currency },
+                }),
+              )
+              .execute();
+          },
+        },
+      );
+      const balance = posted.balancesAfter.get(sender.id) ?? 0;
       return {
         transactionId: posted.transactionId,
         amount: centsToMajor(amountCents),

@@ -45,6 +45,26 @@ describe('POST /v1/account/transfer_balance', () => {
     expect(await balanceCents(bob.user, bob.account)).toBe(2_550);
   });
 
+  it('writes the transfer row, both activities and an audit entry with the ledger transaction', async () => {
+    const alice = await holder(10_000);
+    const bob = await holder();
+    const response = await transfer(alice, bob.account, 12);
+    expect(response.status).toBe(200);
+    const { transactionId } = response.body.data;
+    const { db } = await testServer();
+    const ledgerTransaction = await db.selectFrom('ledgerTransactions').select(['id', 'amountCents']).where('transactionId', '=', transactionId).executeTakeFirstOrThrow();
+    expect(ledgerTransaction.amountCents).toBe(1_200);
+    const row = await db.selectFrom('transfers').selectAll().where('ledgerTransactionId', '=', ledgerTransaction.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ fromAccountId: alice.account.accountId, toAccountId: bob.account.accountId, amountCents: 1_200, createdBy: alice.user.userId });
+    const activities = await db.selectFrom('activities').select(['accountId', 'name']).where('comment', 'like', `%${transactionId}`).orderBy('id').execute();
+    expect(activities).toEqual([
+      { accountId: alice.account.accountId, name: 'Fund transfer sent' },
+      { accountId: bob.account.accountId, name: 'Fund transfer received' },
+    ]);
+    const audit = await db.selectFrom('auditLog').select(['action', 'actorUserId']).where('subjectId', '=', transactionId).execute();
+    expect(audit).toEqual([{ action: 'transfer.created', actorUserId: alice.user.userId }]);
+  });
+
   it('accepts whole numbers (the spec client) and decimal text', async () => {
     const alice = await holder(10_000);
     const bob = await holder();

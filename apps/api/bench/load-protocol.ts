@@ -1,0 +1,54 @@
+/**
+ * Messages between the bench (main thread, where the server runs) and the HTTP load
+ * generator (a worker thread, so the clients' own work does not run on the server's event loop).
+ */
+
+export interface BenchClient {
+  /** The session token of one client user. */
+  token: string;
+  /** User names of the accounts this client sends from (all owned by this client's user). */
+  senders: string[];
+}
+
+export interface TransferLoad {
+  kind: 'transfer';
+  baseUrl: string;
+  concurrency: number;
+  /** One client per concurrent slot: slot i is client i, so each sends from its own accounts. */
+  clients: BenchClient[];
+  /** `cycle`: loop over the senders until the time is up; `once`: one transfer from each sender, then stop. */
+  plan: 'cycle' | 'once';
+  /** User names to pick a recipient from at random (never the sender itself). */
+  recipients: string[];
+  /** When set, every transfer goes to this account instead (the hot recipient). */
+  hotRecipient?: string;
+  tpin: number;
+  /** Send a fresh Idempotency-Key with every transfer (as a careful client does). */
+  idempotencyKeys?: boolean;
+  durationMs: number;
+  /** A hard cap on requests, whatever the time. */
+  maxRequests: number;
+}
+
+export interface GetLoad {
+  kind: 'get';
+  baseUrl: string;
+  concurrency: number;
+  path: string;
+  token: string;
+  durationMs: number;
+  maxRequests: number;
+}
+
+export type LoadRequest = (TransferLoad | GetLoad) & { id: number };
+
+export interface LoadResult {
+  id: number;
+  /** Latencies of the successful (200) requests, in milliseconds. */
+  latenciesMs: Float64Array<ArrayBuffer>;
+  elapsedMs: number;
+  /** Unsuccessful answers, counted by `status code`. */
+  failures: Record<string, number>;
+  /** Bytes of the last successful body (to show what a GET returns). */
+  lastBodyBytes: number;
+}

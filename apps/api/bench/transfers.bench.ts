@@ -1,0 +1,459 @@
+/**
+ * `npm run bench`: transfer throughput and latency over real HTTP, on PostgreSQL and on
+ * embedded PGlite, next to the same transfer done as bare SQL (the ceiling). Prints tables;
+ * never passes or fails anything (exit 0 unless it crashes). Loopback only; every phase is
+ * bounded by time and by a request cap, and the whole run takes a few minutes.
+ *
+ * Settings (environment): DATABASE_URL (the PostgreSQL server; default the local one),
+ * BENCH_SECONDS (length of each measured phase, default 5), BENCH_DATABASES
+ * (`postgres,pglite` by default), BENCH_PROFILE (a directory: write a CPU profile of the
+ * main thread for every measured HTTP and bare-SQL phase).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import inspector from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { verifyLedger } from '../src/modules/ledger/verify.ts';
+import { runBare } from './bare-sql.ts';
+import { createFixture, type BenchAccount, type Fixture } from './fixture.ts';
+import { LoadGenerator } from './load.ts';
+import type { BenchClient } from './load-protocol.ts';
+import { cpuShare, rate, readCpuTicks, rowFrom, table, type Row } from './report.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PHASE_MS = Math.max(1, SECONDS) * 1000;
+const MAX_PER_PHASE = 200_000;
+const LEVELS = [1, 8, 32] as const;
+const ACCOUNTS = 10_000;
+const CLIENT_USERS = 32;
+/** Accounts each client sends from in the measured phases (their TPINs are warmed first). */
+const SENDERS_PER_CLIENT = 8;
+/** Accounts per client kept unused for the cold-cache figure. */
+const COLD_PER_CLIENT = 16;
+const HISTORY_TRANSACTIONS = 1_000;
+const OPENING_CENTS = 1_000_000;
+const TPIN = 4321;
+const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+const PROFILE_DIR = process.env.BENCH_PROFILE ? path.resolve(process.env.INIT_CWD ?? process.cwd(), process.env.BENCH_PROFILE) : undefined;
+
+type Kind = 'postgres' | 'pglite';
+
+/**
+ * Runs a measured phase, adding how busy the main thread (the server) and the machine were.
+ * With BENCH_PROFILE=<directory>, the main thread's CPU profile of the phase is written
+ * there as <name>.cpuprofile (open it in Chrome DevTools or speedscope).
+ */
+async function measured(make: () => Promise<Row>, profileName?: string): Promise<Row> {
+  const profiler = PROFILE_DIR && profileName ? await startProfile() : undefined;
+  const loop = performance.eventLoopUtilization();
+  const ticks = readCpuTicks();
+  const row = await make();
+  const result = { ...row, mainLoopBusy: performance.eventLoopUtilization(loop).utilization, cpu: cpuShare(ticks, readCpuTicks()) };
+  if (profiler && PROFILE_DIR && profileName) {
+    const file = path.join(PROFILE_DIR, `${profileName}.cpuprofile`);
+    await profiler.stop(file);
+    progress(`CPU profile written to ${file}`);
+  }
+  return result;
+}
+
+async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+function progress(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+function load(): string {
+  return os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+}
+
+interface Storage {
+  kind: Kind;
+  /** What openDatabase takes. */
+  databaseUrl?: string;
+  pgliteDir?: string;
+  label: string;
+  dataDir: string;
+  dispose(): Promise<void>;
+}
+
+async function prepareStorage(kind: Kind): Promise<Storage> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kestrel-bench-'));
+  if (kind === 'pglite') {
+    return {
+      kind,
+      pgliteDir: path.join(dataDir, 'db'),
+      label: `PGlite in ${dataDir}`,
+      dataDir,
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const adminUrl = process.env.DATABASE_URL || DEFAULT_POSTGRES;
+  const name = `kestrel_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind,
+    databaseUrl: url.toString(),
+    label: `PostgreSQL, fresh database ${name} on ${url.host}`,
+    dataDir,
+    dispose: async () => {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      try {
+        // A closed pool's connections finish closing a moment after pool.end() resolves;
+        // wait for them rather than terminating them under their clients' feet.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await cleanup.query(attempt < 50 ? `DROP DATABASE IF EXISTS ${name}` : `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+      } finally {
+        await cleanup.end();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** A `pg` pool on the bench database: a server pool of `max`, or PGlite's single connection. */
+async function barePool(storage: Storage, max: number): Promise<{ pool: pg.Pool; close(): Promise<void> }> {
+  if (storage.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: storage.databaseUrl, max });
+    pool.on('error', (error) => progress(`bare-SQL pool: ${error.message}`));
+    // Open every connection before the clock starts.
+    const clients = await Promise.all(Array.from({ length: max }, () => pool.connect()));
+    for (const client of clients) client.release();
+    return { pool, close: () => pool.end() };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const pglite = await PGlite.create(storage.pgliteDir);
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+  return {
+    pool,
+    close: async () => {
+      await pool.end();
+      await pglite.close();
+    },
+  };
+}
+
+interface SenderPlan {
+  /** Per client user: the accounts it sends from in the measured phases. */
+  pool: BenchAccount[][];
+  /** Per client user: never-used accounts for the single-client cold figure. */
+  cold1: BenchAccount[][];
+  /** Per client user: never-used accounts for the 8-client cold figure. */
+  cold8: BenchAccount[][];
+}
+
+function planSenders(fixture: Fixture): SenderPlan {
+  const own = fixture.users.map((user) => user.accounts.filter((a) => a.id !== fixture.hot.id && a.id !== fixture.history.id));
+  const slice = (from: number, n: number) => own.map((accounts) => accounts.slice(from, from + n));
+  return {
+    pool: slice(0, SENDERS_PER_CLIENT),
+    cold1: slice(SENDERS_PER_CLIENT, COLD_PER_CLIENT),
+    cold8: slice(SENDERS_PER_CLIENT + COLD_PER_CLIENT, COLD_PER_CLIENT),
+  };
+}
+
+function clientsFor(fixture: Fixture, senders: BenchAccount[][]): BenchClient[] {
+  return fixture.users.map((user, i) => ({ token: user.token, senders: (senders[i] ?? []).map((a) => a.userName) }));
+}
+
+interface DatabaseResult {
+  kind: Kind;
+  label: string;
+  version: string;
+  setupSeconds: number;
+  warmup: string[];
+  transfers: Row[];
+  reads: Row[];
+  verify: string;
+  loadAverage: string;
+}
+
+async function benchDatabase(kind: Kind): Promise<DatabaseResult> {
+  const storage = await prepareStorage(kind);
+  progress(`${kind}: ${storage.label}`);
+  const loadBefore = load();
+  let database: DatabaseHandle | undefined;
+  const generator = new LoadGenerator();
+  try {
+    const setupStarted = performance.now();
+    database = await openDatabase({ databaseUrl: storage.databaseUrl, pgliteDir: storage.pgliteDir });
+    await migrate(database.db);
+    const version = (await sql<{ version: string }>`SELECT version() AS version`.execute(database.db)).rows[0]?.version.split(' on ')[0] ?? '?';
+    const fixture = await createFixture(database.db, {
+      accounts: ACCOUNTS,
+      users: CLIENT_USERS,
+      openingCents: OPENING_CENTS,
+      tpin: TPIN,
+      historyTransactions: HISTORY_TRANSACTIONS,
+    });
+    const setupSeconds = (performance.now() - setupStarted) / 1000;
+    progress(`${kind}: migrated and wrote ${ACCOUNTS} accounts, ${CLIENT_USERS} client users and a ${HISTORY_TRANSACTIONS}-transaction history in ${setupSeconds.toFixed(1)} s`);
+
+    const config = {
+      ...loadConfig({ DATA_DIR: storage.dataDir, NODE_ENV: 'production', SECRET_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }),
+      databaseUrl: storage.databaseUrl,
+    };
+    const app = await buildApp({ config, db: database.db, logger: false, webDist: path.join(storage.dataDir, 'no-web') });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('the server has no address');
+    const baseUrl = `http://127.0.0.1:${address.port}`;
+
+    const plan = planSenders(fixture);
+    const recipients = fixture.accounts.filter((a) => a.id !== fixture.history.id);
+    const recipientNames = recipients.map((a) => a.userName);
+    const transferLoad = (
+      senders: BenchAccount[][],
+      concurrency: number,
+      options: { plan?: 'cycle' | 'once'; hot?: boolean; durationMs?: number; idempotencyKeys?: boolean } = {},
+    ) =>
+      generator.run({
+        kind: 'transfer',
+        baseUrl,
+        concurrency,
+        clients: clientsFor(fixture, senders),
+        plan: options.plan ?? 'cycle',
+        recipients: recipientNames,
+        hotRecipient: options.hot ? fixture.hot.userName : undefined,
+        tpin: fixture.tpin,
+        idempotencyKeys: options.idempotencyKeys,
+        durationMs: options.durationMs ?? PHASE_MS,
+        maxRequests: MAX_PER_PHASE,
+      });
+    const historyOwner = fixture.users[fixture.history.owner];
+    if (!historyOwner) throw new Error('history account without owner');
+    const listPath = `/v1/transaction/account/${fixture.history.accountNumber}`;
+
+    // Warm-up, not measured: (1) the first transfer from every sending account, at 32
+    // clients: verifies each TPIN with argon2 once, filling the server's verified-TPIN
+    // cache, and opens the API's database connections; (2) random transfers and list reads
+    // until the JIT has compiled the hot paths.
+    const warmup: string[] = [];
+    progress(`${kind}: warm-up`);
+    const poolSize = plan.pool.reduce((n, list) => n + list.length, 0);
+    const first = await transferLoad(plan.pool, CLIENT_USERS, { plan: 'once', durationMs: 120_000 });
+    warmup.push(
+      `first transfer from each of the ${poolSize} sending accounts (TPIN cache fill, connection pool, JIT), 32 clients: ${first.latenciesMs.length} ok in ${(first.elapsedMs / 1000).toFixed(1)} s`,
+    );
+    const jit = await transferLoad(plan.pool, CLIENT_USERS, { durationMs: Math.min(PHASE_MS, 3000) });
+    const jit8 = await transferLoad(plan.pool, 8, { durationMs: Math.min(PHASE_MS, 2000) });
+    const jitGets = await generator.run({ kind: 'get', baseUrl, concurrency: 1, path: listPath, token: historyOwner.token, durationMs: 2000, maxRequests: 20 });
+    warmup.push(
+      `JIT: ${jit.latenciesMs.length + jit8.latenciesMs.length} random transfers at 32 and 8 clients, ${jitGets.latenciesMs.length} transaction-list reads`,
+    );
+
+    const transfers: Row[] = [];
+    // Cold: the first transfer of an account pays one argon2 verification of its TPIN.
+    progress(`${kind}: cold-cache transfers`);
+    for (const [level, senders] of [
+      [1, plan.cold1],
+      [8, plan.cold8],
+    ] as const) {
+      const row = await measured(async () => {
+        const cold = await transferLoad(senders, level, { plan: 'once', durationMs: 60_000 });
+        return rowFrom('HTTP, cold TPIN cache (first transfer of each account)', level, cold.latenciesMs, cold.elapsedMs, cold.failures);
+      });
+      transfers.push({ ...row, note: 'argon2 per transfer' });
+    }
+
+    const reads: Row[] = [];
+    progress(`${kind}: GET ${listPath}`);
+    let listBytes = 0;
+    const listRow = await measured(async () => {
+      const list = await generator.run({ kind: 'get', baseUrl, concurrency: 1, path: listPath, token: historyOwner.token, durationMs: PHASE_MS, maxRequests: 500 });
+      listBytes = list.lastBodyBytes;
+      return rowFrom(`GET /v1/transaction/account/{n}, ${fixture.historyTransactions} transactions`, 1, list.latenciesMs, list.elapsedMs, list.failures);
+    }, `${kind}-get-transactions`);
+    reads.push({ ...listRow, note: `${Math.round(listBytes / 1024)} KiB per answer` });
+
+    for (const hot of [false, true]) {
+      for (const level of LEVELS) {
+        progress(`${kind}: HTTP ${hot ? 'hot recipient' : 'random pairs'}, ${level} client${level === 1 ? '' : 's'}`);
+        transfers.push(
+          await measured(
+            async () => {
+              const result = await transferLoad(plan.pool, level, { hot });
+              return rowFrom(`HTTP, ${hot ? 'hot recipient' : 'random pairs'}`, level, result.latenciesMs, result.elapsedMs, result.failures);
+            },
+            `${kind}-http-${hot ? 'hot' : 'random'}-${level}`,
+          ),
+        );
+      }
+    }
+    progress(`${kind}: HTTP random pairs with an Idempotency-Key, 8 clients`);
+    transfers.push(
+      await measured(async () => {
+        const result = await transferLoad(plan.pool, 8, { idempotencyKeys: true });
+        return rowFrom('HTTP, random pairs, with Idempotency-Key', 8, result.latenciesMs, result.elapsedMs, result.failures);
+      }),
+    );
+    await app.close();
+    await database.close();
+    database = undefined;
+
+    // The ceiling, on the same database, after the server has stopped.
+    const ownerIds = fixture.users.map((u) => u.id);
+    const slots = plan.pool.map((senders, i) => ({ senders, createdBy: ownerIds[i] ?? '' }));
+    for (const hot of [false, true]) {
+      for (const level of LEVELS) {
+        progress(`${kind}: bare SQL ${hot ? 'hot recipient' : 'random pairs'}, ${level} client${level === 1 ? '' : 's'}`);
+        const bare = await barePool(storage, level);
+        try {
+          await runBare(bare.pool, { concurrency: level, slots, recipients, hotRecipient: hot ? fixture.hot : undefined, durationMs: 1000, maxTransfers: MAX_PER_PHASE });
+          const clients = kind === 'pglite' ? `${level} (1 connection)` : level;
+          transfers.push(
+            await measured(async () => {
+              const result = await runBare(bare.pool, {
+                concurrency: level,
+                slots,
+                recipients,
+                hotRecipient: hot ? fixture.hot : undefined,
+                durationMs: PHASE_MS,
+                maxTransfers: MAX_PER_PHASE,
+              });
+              return rowFrom(`bare SQL, ${hot ? 'hot recipient' : 'random pairs'}`, clients, result.latenciesMs, result.elapsedMs, result.failures);
+            }, `${kind}-bare-${hot ? 'hot' : 'random'}-${level}`),
+          );
+        } finally {
+          await bare.close();
+        }
+      }
+    }
+
+    progress(`${kind}: verifying the ledger`);
+    database = await openDatabase({ databaseUrl: storage.databaseUrl, pgliteDir: storage.pgliteDir });
+    const report = await verifyLedger(database.db);
+    const wallets = await sql<{ total: number; negative: number }>`
+      SELECT COALESCE(SUM(balance_cents), 0)::bigint AS total, COUNT(*) FILTER (WHERE balance_cents < 0)::bigint AS negative
+      FROM ledger_accounts WHERE account_id IS NOT NULL`.execute(database.db);
+    const walletTotal = Number(wallets.rows[0]?.total ?? 0);
+    const conserved = walletTotal === fixture.totalCents;
+    const verify =
+      report.problems.length === 0 && conserved
+        ? `OK — ${report.transactions} ledger transactions, ${report.postings} postings, ${report.walletAccounts} wallets; every transaction sums to 0, every cached balance equals its postings, none negative; wallet total unchanged at ${walletTotal} cents`
+        : `PROBLEMS — ${report.problems.length} ledger problems${report.problems.length ? `: ${report.problems.slice(0, 5).map((p) => `${p.kind} (${p.detail})`).join('; ')}` : ''}; wallet total ${walletTotal} cents, expected ${fixture.totalCents}`;
+    progress(`${kind}: ledger ${verify.split(' ')[0]}`);
+    return { kind, label: storage.label, version, setupSeconds, warmup, transfers, reads, verify, loadAverage: `${loadBefore} → ${load()}` };
+  } finally {
+    await generator.close();
+    await database?.close();
+    await storage.dispose();
+  }
+}
+
+function annotate(rows: Row[]): void {
+  const find = (workload: string, clients: number) => rows.find((r) => r.workload === workload && String(r.clients).split(' ')[0] === String(clients));
+  for (const level of LEVELS) {
+    const random = find('HTTP, random pairs', level);
+    const hot = find('HTTP, hot recipient', level);
+    const bareRandom = find('bare SQL, random pairs', level);
+    const bareHot = find('bare SQL, hot recipient', level);
+    if (random && bareRandom && rate(bareRandom) > 0) random.note = `${((100 * rate(random)) / rate(bareRandom)).toFixed(0)}% of bare SQL`;
+    if (hot && random && rate(random) > 0) {
+      hot.note = `${(rate(hot) / rate(random)).toFixed(2)}× random pairs${bareHot && rate(bareHot) > 0 ? `; ${((100 * rate(hot)) / rate(bareHot)).toFixed(0)}% of bare SQL` : ''}`;
+    }
+  }
+}
+
+function aims(rows: Row[]): string[] {
+  const find = (workload: string, clients: number) => rows.find((r) => r.workload === workload && String(r.clients).split(' ')[0] === String(clients));
+  const random32 = find('HTTP, random pairs', 32);
+  const bare32 = find('bare SQL, random pairs', 32);
+  const random8 = find('HTTP, random pairs', 8);
+  const hot8 = find('HTTP, hot recipient', 8);
+  const hot32 = find('HTTP, hot recipient', 32);
+  const lines: string[] = [];
+  if (random32 && bare32) lines.push(`- HTTP random pairs at 32 clients: ${((100 * rate(random32)) / rate(bare32)).toFixed(0)}% of the bare-SQL ceiling (aim: at least 50%)`);
+  if (random8) lines.push(`- p99 at 8 clients: ${random8.p99.toFixed(1)} ms random pairs${hot8 ? `, ${hot8.p99.toFixed(1)} ms hot recipient` : ''} (aim: under 50 ms)`);
+  if (hot32 && random32 && hot8 && random8) {
+    lines.push(
+      `- hot recipient vs random pairs: ${(rate(hot8) / rate(random8)).toFixed(2)}× at 8 clients, ${(rate(hot32) / rate(random32)).toFixed(2)}× at 32 clients (aim: at least 0.33×)`,
+    );
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const kinds = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',').map((k) => k.trim()) as Kind[];
+  const started = performance.now();
+  const cpu = os.cpus();
+  const header = [
+    '# Kestrel transfer benchmark',
+    '',
+    `Machine: ${cpu.length} CPU cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}. Load average at start: ${load()}.`,
+    `Server: buildApp in this process, listening on 127.0.0.1 (logger off, NODE_ENV=production, API database pool as in production: 20 connections on PostgreSQL, 1 on PGlite).`,
+    `Rate limits are off (config rateLimits=false): this is a load test from one address, which the per-address limits would otherwise throttle.`,
+    `Clients: a worker thread in the same process sending real HTTP/1.1 over loopback through Node's fetch (undici, keep-alive). Client i of N is one of ${CLIENT_USERS} users with its own session and sends from its own ${SENDERS_PER_CLIENT} accounts; random pairs: recipient drawn from ${ACCOUNTS - 1} accounts; hot recipient: every transfer to one account. Amounts 0.01 to 1.00 USD; each measured phase runs ${SECONDS} s.`,
+    `Bare SQL (the ceiling): the ledger's statements for a transfer, in the ledger's order, through \`pg\` in one transaction — the ledger transaction with its two postings (one statement), the transfers row, the conditional balance UPDATEs in ledger-account id order — with no HTTP, session, ownership lookup, TPIN, activities or audit. PostgreSQL: a pool of exactly N connections; PGlite: its one connection.`,
+    `Columns: "main thread busy" is the event-loop utilisation of this process's main thread (the API server in HTTP rows, the pg client in bare-SQL rows; with PGlite the database engine runs on it too), and "main-thread ms per op" that time divided by the operations; "CPU busy (steal)" is the whole machine's CPU use over the phase and the share the hypervisor took (other tenants' load shows here).`,
+  ];
+  console.log(header.join('\n'));
+
+  const results: DatabaseResult[] = [];
+  for (const kind of kinds) {
+    if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`unknown database ${kind}`);
+    results.push(await benchDatabase(kind));
+  }
+
+  for (const result of results) {
+    annotate(result.transfers);
+    console.log(`\n## ${result.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'} — ${result.version}`);
+    console.log(`\n${result.label}; set-up (migrations + fixture) ${result.setupSeconds.toFixed(1)} s; load average ${result.loadAverage}.`);
+    console.log('\nWarm-up (not measured):');
+    for (const line of result.warmup) console.log(`- ${line}`);
+    console.log(`\nTransfers (POST /v1/account/transfer_balance):\n`);
+    console.log(table(result.transfers, 'transfers/s'));
+    console.log('\nReads:\n');
+    console.log(table(result.reads, 'requests/s'));
+    console.log('\nAgainst the aims in issue 4:');
+    for (const line of aims(result.transfers)) console.log(line);
+    console.log(`\nLedger verification after the run: ${result.verify}`);
+  }
+  console.log(`\nTotal time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

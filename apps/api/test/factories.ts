@@ -1,8 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AmountCents, CreateAccountInput, RegisterBody } from '@kestrel/shared';
-import { inTransaction } from '../src/db/transaction.ts';
-import { postTransaction, SYSTEM_ACCOUNTS } from '../src/modules/ledger/ledger.service.ts';
 import { api, testServer } from './harness.ts';
+import { fundWallet } from './ledger-fixtures.ts';
 
 let sequence = 0;
 /** Unique per call, so tests never collide on e-mail, phone or user name. */
@@ -103,19 +102,7 @@ export async function createAccount(user: TestUser, overrides: Partial<CreateAcc
   return { accountId: data._id, accountNumber: data.accountNumber, userName: data.userName, accountEmail: data.accountEmail, tpin: body.users[0]!.tpin };
 }
 
-/** Puts money into a wallet account the way real money enters Kestrel: a ledger transaction from the funding system account. */
+/** Funds a wallet through the ledger (see fundWallet). */
 export async function fundAccount(accountId: string, cents: AmountCents): Promise<void> {
-  const { db } = await testServer();
-  await inTransaction(db, (trx) =>
-    postTransaction(trx, {
-      kind: 'funding',
-      transactionFor: 'Test funding',
-      currency: 'USD',
-      amountCents: cents,
-      postings: [
-        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -cents },
-        { party: { walletAccountId: accountId }, amountCents: cents },
-      ],
-    }),
-  );
+  await fundWallet((await testServer()).db, accountId, cents);
 }

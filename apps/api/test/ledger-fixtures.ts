@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../src/db/database.ts';
-import { openWalletLedgerAccount } from '../src/modules/ledger/ledger.service.ts';
+import type { AmountCents } from '@kestrel/shared';
+import { inTransaction } from '../src/db/transaction.ts';
+import { openWalletLedgerAccount, postTransaction, SYSTEM_ACCOUNTS } from '../src/modules/ledger/ledger.service.ts';
 
 /**
  * A bare wallet account row for ledger-level tests that need no user or HTTP around it.
@@ -36,4 +38,20 @@ export async function insertBareAccount(db: Db): Promise<string> {
     .executeTakeFirstOrThrow();
   await openWalletLedgerAccount(db, row.id, 'USD');
   return row.id;
+}
+
+/** Puts money into a wallet the way real money enters Kestrel: a ledger transaction from the funding system account. */
+export function fundWallet(db: Db, accountId: string, cents: AmountCents) {
+  return inTransaction(db, (trx) =>
+    postTransaction(trx, {
+      kind: 'funding',
+      transactionFor: 'Test funding',
+      currency: 'USD',
+      amountCents: cents,
+      postings: [
+        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -cents },
+        { party: { walletAccountId: accountId }, amountCents: cents },
+      ],
+    }),
+  );
 }

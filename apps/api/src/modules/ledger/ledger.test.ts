@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../../test/harness.ts';
-import { insertBareAccount } from '../../../test/ledger-fixtures.ts';
+import { fundWallet, insertBareAccount } from '../../../test/ledger-fixtures.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { InsufficientFundsError, postTransaction, SYSTEM_ACCOUNTS, walletBalances } from './ledger.service.ts';
 import { verifyLedger } from './verify.ts';
@@ -13,19 +13,7 @@ async function balanceOf(accountId: string): Promise<number> {
 }
 
 async function fund(accountId: string, cents: number) {
-  const { db } = await testDatabase();
-  return inTransaction(db, (trx) =>
-    postTransaction(trx, {
-      kind: 'funding',
-      transactionFor: 'Test funding',
-      currency: 'USD',
-      amountCents: cents,
-      postings: [
-        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -cents },
-        { party: { walletAccountId: accountId }, amountCents: cents },
-      ],
-    }),
-  );
+  return fundWallet((await testDatabase()).db, accountId, cents);
 }
 
 async function move(from: string, to: string, cents: number, feeCents = 0) {

@@ -28,7 +28,7 @@ export function wantsPrettyLogs(config: Pick<Config, 'nodeEnv'>, stdoutIsTermina
 export function createLogger(config: Pick<Config, 'logLevel' | 'nodeEnv'>, options: { pretty?: boolean; destination?: Writable } = {}): Logger {
   const base = { level: config.logLevel, redact: { paths: redactPaths, censor: '[redacted]' } };
   if (options.pretty ?? wantsPrettyLogs(config)) {
-    return pino(base, pretty({ colorize: !options.destination, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: options.destination ?? 1 }));
+    return pino(base, pretty({ colorize: !options.destination, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, sync: true, destination: options.destination ?? 1 }));
   }
   return options.destination ? pino(base, options.destination) : pino(base);
 }

@@ -23,6 +23,8 @@ const environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Lets store callbacks reach loopback/private addresses; for local development only. */
   ALLOW_PRIVATE_CALLBACKS: z.enum(['0', '1']).default('0'),
+  /** API processes on PostgreSQL (node:cluster); PGlite is always one process. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Per-address rate limits; only the test suite turns them off (it sends everything from one address). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
 });
@@ -44,6 +46,7 @@ export interface Config {
   logLevel: string;
   allowPrivateCallbacks: boolean;
   rateLimits: boolean;
+  webConcurrency: number;
 }
 
 /** Reads and validates the settings once; throws a readable error naming the bad variable. */
@@ -79,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: settings.LOG_LEVEL,
     allowPrivateCallbacks: settings.ALLOW_PRIVATE_CALLBACKS === '1',
     rateLimits: settings.RATE_LIMITS === 'on',
+    webConcurrency: settings.WEB_CONCURRENCY,
   };
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { isClusterWorker, runClusterPrimary } from './cluster.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './start.ts';
@@ -20,7 +21,12 @@ process.on('unhandledRejection', (reason) => exitFatally('unhandled promise reje
 async function main(): Promise<void> {
   const config = loadConfig();
   log = createLogger(config);
-  const server = await startServer(config, log);
+  const worker = isClusterWorker();
+  if (!worker && config.webConcurrency > 1) {
+    if (config.databaseUrl) return runClusterPrimary(config, log);
+    log.warn({ webConcurrency: config.webConcurrency }, 'WEB_CONCURRENCY is ignored on the embedded database: PGlite is one process');
+  }
+  const server = await startServer(config, log, { databasePrepared: worker });
   const { app, demoLogins } = server;
 
   let stopping = false;
@@ -50,7 +56,8 @@ async function main(): Promise<void> {
       : []),
     '',
   ];
-  console.log(banner.join('\n'));
+  // Several workers would print it several times; the primary logs where Kestrel runs.
+  if (!worker) console.log(banner.join('\n'));
 }
 
 main().catch((error: unknown) => exitFatally('start-up failed', error));

@@ -46,9 +46,31 @@ async function migratePostgres(config: Config, log: Logger): Promise<string[]> {
   }
 }
 
-/** Settings, database, migrations, then the HTTP server listening on config.port. */
-export async function startServer(config: Config, log: Logger, options: { webDist?: string } = {}): Promise<RunningServer> {
-  const applied = config.databaseUrl ? await migratePostgres(config, log) : null;
+/**
+ * The once-per-deployment work before several API processes start on PostgreSQL: wait for
+ * the database, migrate, and create the demo data when asked.
+ */
+export async function prepareDatabase(config: Config, log: Logger): Promise<DemoLogin[] | null> {
+  const applied = await migratePostgres(config, log);
+  if (applied.length) log.info({ applied }, 'applied database migrations');
+  if (!config.seedDemo) return null;
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: config.databaseTimeouts, log });
+  try {
+    const demoLogins = await seedDemo(database.db);
+    if (demoLogins) log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
+    return demoLogins;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Settings, database, migrations, then the HTTP server listening on config.port.
+ * `databasePrepared`: a cluster primary already ran prepareDatabase (a worker only serves).
+ */
+export async function startServer(config: Config, log: Logger, options: { webDist?: string; databasePrepared?: boolean } = {}): Promise<RunningServer> {
+  const prepared = options.databasePrepared === true && Boolean(config.databaseUrl);
+  const applied = config.databaseUrl && !prepared ? await migratePostgres(config, log) : null;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'db'),
@@ -56,10 +78,10 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     log,
   });
   try {
-    const migrations = applied ?? (await migrate(database.db));
+    const migrations = applied ?? (prepared ? [] : await migrate(database.db));
     const app = await buildApp({ config, db: database.db, loggerInstance: log, ...(options.webDist ? { webDist: options.webDist } : {}) });
     if (migrations.length) app.log.info({ applied: migrations }, 'applied database migrations');
-    const demoLogins = config.seedDemo ? await seedDemo(database.db) : null;
+    const demoLogins = config.seedDemo && !prepared ? await seedDemo(database.db) : null;
     if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
     const stopCleanup = scheduleIdempotencyCleanup(database.db, log);
     app.addHook('onClose', async () => stopCleanup());

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { isDatabaseUnavailable, waitForDatabase } from './db/availability.ts';
-import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { openDatabase, withoutStatementTimeouts, type DatabaseHandle } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { scheduleIdempotencyCleanup } from './http/idempotency.ts';
 import { seedDemo, type DemoLogin } from './modules/demo/seed-demo.ts';
@@ -28,7 +28,7 @@ async function migratePostgres(config: Config, log: Logger): Promise<string[]> {
     databaseUrl: config.databaseUrl,
     poolSize: 1,
     applicationName: 'kestrel-migrate',
-    timeouts: { ...config.databaseTimeouts, statementMs: 0, idleInTransactionMs: 0 },
+    timeouts: withoutStatementTimeouts(config.databaseTimeouts),
     log,
   });
   try {

@@ -47,6 +47,9 @@ export interface DatabaseTimeouts {
 
 export const defaultDatabaseTimeouts: DatabaseTimeouts = { connectMs: 5_000, statementMs: 15_000, idleInTransactionMs: 15_000 };
 
+/** For migrations and whole-ledger checks, which may rightly run longer than a request's statement. */
+export const withoutStatementTimeouts = (timeouts: DatabaseTimeouts): DatabaseTimeouts => ({ ...timeouts, statementMs: 0, idleInTransactionMs: 0 });
+
 export interface ConnectionLog {
   warn(object: object, message: string): void;
 }

@@ -233,6 +233,7 @@ if (!databaseUrl) {
         expect(recovery.transferMs, `${name}: first transfer after healing`).toBeLessThan(1_000);
       }
       expect(connectionLog).toContain('database connection lost');
+      console.log(`outage run: ${acknowledged.size} transfers acknowledged, ${refused.length} answers 503, recoveries ${JSON.stringify(recoveries)}`);
 
       // 0 lost, 0 applied twice: the books hold exactly the acknowledged transfers.
       const transactionIds = [...acknowledged.values()].map((ack) => ack.transactionId);

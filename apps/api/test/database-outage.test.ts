@@ -293,7 +293,8 @@ if (!databaseUrl) {
       const server = await startServer(config, log, { webDist: path.join(config.dataDir, 'no-web') });
       try {
         expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
-        expect(Date.now() - started).toBeLessThan(8_000);
+        // The next attempt after healing comes within the longest pause (2 s), then migrations and listen.
+        expect(Date.now() - started).toBeLessThan(10_000);
         const address = server.app.server.address() as { port: number };
         expect(await statusOf(`http://127.0.0.1:${address.port}/readyz`)).toBe(200);
         const waits = lines.map((line) => JSON.parse(line) as { level: number; msg: string; attempt?: number }).filter((entry) => entry.msg === 'database unreachable; trying again');

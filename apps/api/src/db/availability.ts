@@ -82,7 +82,7 @@ export async function waitForDatabase(db: Db, options: WaitOptions): Promise<voi
       const pause = Math.min(delay, options.limitMs - waited);
       options.log.warn({ attempt, retryInMs: pause, error: (error as Error).message }, 'database unreachable; trying again');
       await sleep(pause);
-      delay = Math.min(delay * 2, options.maxDelayMs ?? 5_000);
+      delay = Math.min(delay * 2, options.maxDelayMs ?? 2_000);
     }
   }
 }

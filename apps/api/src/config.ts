@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { DatabaseTimeouts } from './db/database.ts';
 
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -9,6 +10,11 @@ const environment = z.object({
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL only: see "When the database goes away" in the README. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
+  DATABASE_STARTUP_WAIT_SECONDS: z.coerce.number().int().min(0).default(60),
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().default('Kestrel <no-reply@kestrel.localhost>'),
   SECRET_KEY: z.string().min(32).optional(),
@@ -17,6 +23,8 @@ const environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Lets store callbacks reach loopback/private addresses; for local development only. */
   ALLOW_PRIVATE_CALLBACKS: z.enum(['0', '1']).default('0'),
+  /** API processes on PostgreSQL (node:cluster); PGlite is always one process. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Per-address rate limits; only the test suite turns them off (it sends everything from one address). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
 });
@@ -26,6 +34,9 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string | undefined;
+  databaseTimeouts: DatabaseTimeouts;
+  /** How long start-up waits for an unreachable database before giving up. */
+  databaseStartupWaitMs: number;
   dataDir: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -35,6 +46,7 @@ export interface Config {
   logLevel: string;
   allowPrivateCallbacks: boolean;
   rateLimits: boolean;
+  webConcurrency: number;
 }
 
 /** Reads and validates the settings once; throws a readable error naming the bad variable. */
@@ -54,6 +66,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: settings.HOST,
     publicUrl: (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/$/, ''),
     databaseUrl: settings.DATABASE_URL,
+    databaseTimeouts: {
+      connectMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    databaseStartupWaitMs: settings.DATABASE_STARTUP_WAIT_SECONDS * 1000,
     dataDir,
     smtpUrl: settings.SMTP_URL,
     mailFrom: settings.MAIL_FROM,
@@ -64,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: settings.LOG_LEVEL,
     allowPrivateCallbacks: settings.ALLOW_PRIVATE_CALLBACKS === '1',
     rateLimits: settings.RATE_LIMITS === 'on',
+    webConcurrency: settings.WEB_CONCURRENCY,
   };
 }
 

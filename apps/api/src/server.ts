@@ -1,19 +1,33 @@
 import path from 'node:path';
-import { buildApp } from './app.ts';
+import type { Logger } from 'pino';
+import { isClusterWorker, runClusterPrimary } from './cluster.ts';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
-import { seedDemo } from './modules/demo/seed-demo.ts';
+import { createLogger } from './logger.ts';
+import { startServer } from './start.ts';
+
+let log: Logger | undefined;
+
+/** One structured fatal line, then exit: an error nothing else handled must not go unlogged or keep a broken process serving. */
+function exitFatally(message: string, error: unknown): never {
+  if (log) log.fatal({ err: error }, message);
+  else console.error(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+
+process.on('uncaughtException', (error) => exitFatally('uncaught exception', error));
+process.on('unhandledRejection', (reason) => exitFatally('unhandled promise rejection', reason));
 
 /** Starts Kestrel: settings, database, migrations, then the HTTP server; stops cleanly on a signal. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
-  const applied = await migrate(database.db);
-  const app = await buildApp({ config, db: database.db });
-  if (applied.length) app.log.info({ applied }, 'applied database migrations');
-  const demoLogins = config.seedDemo ? await seedDemo(database.db) : null;
-  if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
+  log = createLogger(config);
+  const worker = isClusterWorker();
+  if (!worker && config.webConcurrency > 1) {
+    if (config.databaseUrl) return runClusterPrimary(config, log);
+    log.warn({ webConcurrency: config.webConcurrency }, 'WEB_CONCURRENCY is ignored on the embedded database: PGlite is one process');
+  }
+  const server = await startServer(config, log, { databasePrepared: worker });
+  const { app, demoLogins } = server;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -21,18 +35,16 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      await app.close();
+      await server.stop();
     } finally {
-      await database.close();
       process.exit(0);
     }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
-  const where = database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL (DATABASE_URL)';
-  // A plain summary for the person who typed `npm start`; the JSON log lines carry the same facts.
+  const where = server.database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL (DATABASE_URL)';
+  // A plain summary for the person who typed `npm start`; the log lines carry the same facts.
   const banner = [
     '',
     `  Kestrel is running at ${config.publicUrl}`,
@@ -44,10 +56,8 @@ async function main(): Promise<void> {
       : []),
     '',
   ];
-  console.log(banner.join('\n'));
+  // Several workers would print it several times; the primary logs where Kestrel runs.
+  if (!worker) console.log(banner.join('\n'));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().catch((error: unknown) => exitFatally('start-up failed', error));

@@ -93,6 +93,7 @@ export const messages = {
     notFound: 'Not found',
     internal: 'Something went wrong. Please try again.',
     tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
+    databaseUnavailable: 'Kestrel is briefly unavailable. Please try again in a moment.',
   },
 } as const;
 

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
+import { isDatabaseUnavailable } from './availability.ts';
 
 // bigint (int8) columns hold cents; every amount we allow is far inside 2^53, so they
 // are read as JS numbers. COUNT(*) is int8 too.
@@ -27,12 +28,91 @@ export interface DatabaseOptions {
   /** Directory for the embedded database; absent means in memory (tests). */
   pgliteDir?: string | undefined;
   poolSize?: number;
+  /** PostgreSQL only (PGlite has no network): how long to wait before calling the database unreachable. */
+  timeouts?: DatabaseTimeouts;
+  /** Shown in pg_stat_activity. */
+  applicationName?: string;
+  /** Where a lost connection is reported, once per connection. */
+  log?: ConnectionLog;
+}
+
+export interface DatabaseTimeouts {
+  /** Opening a connection (TCP, TLS, authentication), and waiting for a free one in the pool. */
+  connectMs: number;
+  /** PostgreSQL's statement_timeout; the client also gives up on an answer 1 s after it (a silent network). 0 = none. */
+  statementMs: number;
+  /** PostgreSQL's idle_in_transaction_session_timeout: a transaction left open this long is ended by the server. 0 = none. */
+  idleInTransactionMs: number;
+}
+
+export const defaultDatabaseTimeouts: DatabaseTimeouts = { connectMs: 5_000, statementMs: 15_000, idleInTransactionMs: 15_000 };
+
+/** For migrations and whole-ledger checks, which may rightly run longer than a request's statement. */
+export const withoutStatementTimeouts = (timeouts: DatabaseTimeouts): DatabaseTimeouts => ({ ...timeouts, statementMs: 0, idleInTransactionMs: 0 });
+
+export interface ConnectionLog {
+  warn(object: object, message: string): void;
+}
+
+/**
+ * Kysely's view of the pool, discarding a connection that failed with a connection-level error
+ * (reset, terminated, timed out) instead of handing it back to the pool for the next request:
+ * after a client-side read timeout `pg` would still consider it usable.
+ */
+function discardingBrokenConnections(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      return {
+        query(...args: unknown[]) {
+          const result = query(...args);
+          if (!(result instanceof Promise)) return result;
+          return result.catch((error: unknown) => {
+            if (isDatabaseUnavailable(error)) broken = error as Error;
+            throw error;
+          });
+        },
+        release: () => client.release(broken),
+      } as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+  };
+}
+
+function postgresPool(options: DatabaseOptions): pg.Pool {
+  const timeouts = options.timeouts ?? defaultDatabaseTimeouts;
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 20,
+    application_name: options.applicationName ?? 'kestrel',
+    connectionTimeoutMillis: timeouts.connectMs,
+    keepAlive: true,
+    ...(timeouts.statementMs > 0 ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + 1_000 } : {}),
+    ...(timeouts.idleInTransactionMs > 0 ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionMs } : {}),
+  });
+  // Without a listener, a connection that breaks while a request holds it (between two of its
+  // queries) is an unhandled 'error' event and ends the process. The query in flight, if any,
+  // fails on its own and the request answers 503; the broken client is discarded on release.
+  pool.on('connect', (client) => {
+    let reported = false;
+    client.on('error', (error) => {
+      if (reported) return;
+      reported = true;
+      options.log?.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection lost');
+    });
+  });
+  // An idle connection's error reaches both its own listener above (which logs it) and the
+  // pool, which removes the connection; the pool's event only needs a listener so it cannot crash.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /** Opens the database: PostgreSQL via `pg`, or embedded PGlite through the same `pg` driver. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+    const pool = discardingBrokenConnections(postgresPool(options));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

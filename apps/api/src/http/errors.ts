@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '@kestrel/shared';
+import { isDatabaseUnavailable } from '../db/availability.ts';
 
 /**
  * The one error type of the API. Services throw it; the handler below turns it into
@@ -44,6 +45,9 @@ function fieldKey(instancePath: string, missingProperty?: unknown): string {
   return base || '_';
 }
 
+/** Retry-After on a 503 database_unavailable: a restarting PostgreSQL is usually back within seconds. */
+export const databaseRetryAfterSeconds = 1;
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
@@ -69,6 +73,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .status(statusCode)
         .send({ status: 'error', error: error.message, code: (error.code ?? 'bad_request').toLowerCase() } satisfies ErrorBody);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Unreachable, dropped or timed out: nothing to fix in the request. A money movement whose
+      // commit may have happened is safe to retry with the same Idempotency-Key.
+      request.log.warn({ error: error.message, code: error.code }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(databaseRetryAfterSeconds))
+        .send({ status: 'error', error: messages.generic.databaseUnavailable, code: 'database_unavailable' } satisfies ErrorBody);
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ status: 'error', error: messages.generic.internal, code: 'internal_error' } satisfies ErrorBody);

@@ -88,3 +88,67 @@ export async function runIdempotent<T>(
     throw error;
   }
 }
+
+/** Idempotency keys are kept at least this long (as payment APIs do), then removed by the cleanup. */
+export const idempotencyKeyRetentionMs = 24 * 60 * 60 * 1000;
+/** How often the server process runs the cleanup. */
+export const idempotencyCleanupIntervalMs = 60 * 60 * 1000;
+const cleanupBatch = 5_000;
+
+/**
+ * Deletes the idempotency keys older than `olderThanMs`, in batches so no single statement
+ * holds many row locks or runs into the statement timeout; answers how many went.
+ */
+export async function deleteExpiredIdempotencyKeys(db: Db, olderThanMs: number = idempotencyKeyRetentionMs): Promise<number> {
+  const cutoff = new Date(Date.now() - olderThanMs);
+  let deleted = 0;
+  for (;;) {
+    const oldest = db
+      .selectFrom('idempotencyKeys')
+      .select(['caller', 'idempotencyKey'])
+      .where('createdAt', '<', cutoff)
+      .orderBy('createdAt')
+      .limit(cleanupBatch)
+      .$asTuple('caller', 'idempotencyKey');
+    const result = await db
+      .deleteFrom('idempotencyKeys')
+      .where((eb) => eb(eb.refTuple('caller', 'idempotencyKey'), 'in', oldest))
+      .executeTakeFirst();
+    const count = Number(result.numDeletedRows);
+    deleted += count;
+    if (count < cleanupBatch) return deleted;
+  }
+}
+
+/**
+ * Runs the cleanup once soon after start-up and then every `intervalMs`; a failure (the
+ * database away) is logged and tried again at the next tick. Answers a function that stops it.
+ */
+export function scheduleIdempotencyCleanup(
+  db: Db,
+  log: { info(object: object, message: string): void; warn(object: object, message: string): void },
+  intervalMs: number = idempotencyCleanupIntervalMs,
+): () => void {
+  let running = false;
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const deleted = await deleteExpiredIdempotencyKeys(db);
+      if (deleted) log.info({ deleted }, 'removed expired idempotency keys');
+    } catch (error) {
+      log.warn({ error: (error as Error).message }, 'idempotency key cleanup failed; trying again later');
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(() => void run(), Math.min(intervalMs, 10_000));
+  const timer = setInterval(() => void run(), intervalMs);
+  // The timers alone must not keep a stopping process alive.
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}

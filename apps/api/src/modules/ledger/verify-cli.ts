@@ -1,12 +1,16 @@
 import path from 'node:path';
 import { loadConfig } from '../../config.ts';
-import { openDatabase } from '../../db/database.ts';
+import { openDatabase, withoutStatementTimeouts } from '../../db/database.ts';
 import { migrate } from '../../db/migrate.ts';
 import { verifyLedger } from './verify.ts';
 
 // `npm run ledger:verify`: exit 0 when the books balance, 1 with a list of problems otherwise.
 const config = loadConfig();
-const handle = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+const handle = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  pgliteDir: path.join(config.dataDir, 'db'),
+  timeouts: withoutStatementTimeouts(config.databaseTimeouts),
+});
 try {
   await migrate(handle.db);
   const report = await verifyLedger(handle.db);

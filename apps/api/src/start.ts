@@ -1,0 +1,105 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { isDatabaseUnavailable, waitForDatabase } from './db/availability.ts';
+import { openDatabase, withoutStatementTimeouts, type DatabaseHandle } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { scheduleIdempotencyCleanup } from './http/idempotency.ts';
+import { seedDemo, type DemoLogin } from './modules/demo/seed-demo.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  demoLogins: DemoLogin[] | null;
+  /** Stops taking requests, then closes the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * On PostgreSQL: waits for the database (with back-off, up to DATABASE_STARTUP_WAIT_SECONDS),
+ * then migrates over a connection of its own without the statement timeout (a migration may
+ * rightly take longer than a request). Losing the database half-way goes back to waiting.
+ */
+async function migratePostgres(config: Config, log: Logger): Promise<string[]> {
+  const deadline = Date.now() + config.databaseStartupWaitMs;
+  const migrator = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    poolSize: 1,
+    applicationName: 'kestrel-migrate',
+    timeouts: withoutStatementTimeouts(config.databaseTimeouts),
+    log,
+  });
+  try {
+    for (;;) {
+      await waitForDatabase(migrator.db, { limitMs: Math.max(0, deadline - Date.now()), log });
+      try {
+        return await migrate(migrator.db);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || Date.now() >= deadline) throw error;
+        log.warn({ error: (error as Error).message }, 'database lost during migrations; waiting for it again');
+      }
+    }
+  } finally {
+    await migrator.close();
+  }
+}
+
+/**
+ * The once-per-deployment work before several API processes start on PostgreSQL: wait for
+ * the database, migrate, and create the demo data when asked.
+ */
+export async function prepareDatabase(config: Config, log: Logger): Promise<DemoLogin[] | null> {
+  const applied = await migratePostgres(config, log);
+  if (applied.length) log.info({ applied }, 'applied database migrations');
+  if (!config.seedDemo) return null;
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: config.databaseTimeouts, log });
+  try {
+    const demoLogins = await seedDemo(database.db);
+    if (demoLogins) log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
+    return demoLogins;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Settings, database, migrations, then the HTTP server listening on config.port.
+ * `databasePrepared`: a cluster primary already ran prepareDatabase (a worker only serves).
+ */
+export async function startServer(config: Config, log: Logger, options: { webDist?: string; databasePrepared?: boolean } = {}): Promise<RunningServer> {
+  const prepared = options.databasePrepared === true && Boolean(config.databaseUrl);
+  const applied = config.databaseUrl && !prepared ? await migratePostgres(config, log) : null;
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'db'),
+    timeouts: config.databaseTimeouts,
+    log,
+  });
+  try {
+    const migrations = applied ?? (prepared ? [] : await migrate(database.db));
+    const app = await buildApp({ config, db: database.db, loggerInstance: log, ...(options.webDist ? { webDist: options.webDist } : {}) });
+    if (migrations.length) app.log.info({ applied: migrations }, 'applied database migrations');
+    const demoLogins = config.seedDemo && !prepared ? await seedDemo(database.db) : null;
+    if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
+    const stopCleanup = scheduleIdempotencyCleanup(database.db, log);
+    app.addHook('onClose', async () => stopCleanup());
+    await app.listen({ port: config.port, host: config.host });
+    return {
+      app,
+      database,
+      demoLogins,
+      async stop() {
+        try {
+          await app.close();
+        } finally {
+          await database.close();
+        }
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -24,6 +24,7 @@ import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 
 export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(transfersRoutes);
       await v1.register(transactionsRoutes);
       await v1.register(operatorRoutes);
+      await v1.register(withdrawalsRoutes);
     },
     { prefix: '/v1' },
   );

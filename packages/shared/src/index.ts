@@ -6,3 +6,4 @@ export * from './dates.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/transfers.ts';
 export * from './schemas/accounts.ts';
+export * from './contracts/withdrawals.ts';

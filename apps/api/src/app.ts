@@ -18,6 +18,7 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dataRoutes } from './modules/data/data.routes.ts';
+import { invoicesRoutes } from './modules/invoices/invoices.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
@@ -145,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: '/v1' },
   );
   await app.register(dataRoutes, { prefix: '/data/v1' });
+  await app.register(invoicesRoutes, { prefix: '/data/v1' });
   if (config.nodeEnv !== 'production') await app.register(mailboxRoutes);
 
   const webDist = options.webDist ?? defaultWebDist;

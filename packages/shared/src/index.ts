@@ -7,3 +7,4 @@ export * from './schemas/auth.ts';
 export * from './schemas/transfers.ts';
 export * from './schemas/accounts.ts';
 export * from './contracts/withdrawals.ts';
+export * from './contracts/invoices.ts';

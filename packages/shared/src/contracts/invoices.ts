@@ -103,6 +103,7 @@ export const invoiceForm = z
   })
   .superRefine(totalWithinLimit);
 export type InvoiceFormInput = z.input<typeof invoiceForm>;
+export type InvoiceFormOutput = z.output<typeof invoiceForm>;
 
 /** An invoice as the data host answers it: the spec's fields, plus its number and exact total. */
 export const invoiceView = z.object({

@@ -48,8 +48,14 @@ export function renderInvoicePdf(invoice: InvoiceDetailView, amounts: { unitPric
   const rowTop = tableTop + 26;
   doc.font('Helvetica').fillColor('#334155');
   const values = [invoice.details, String(invoice.quantity), formatMoney(amounts.unitPriceCents), formatMoney(amounts.totalCents)];
-  columns.forEach((column, i) => doc.text(values[i] ?? '', column.x + 4, rowTop, { width: column.w - 8, align: column.align }));
-  const afterRow = Math.max(doc.y, rowTop + 14) + 10;
+  let rowHeight = 14;
+  columns.forEach((column, i) => {
+    const value = values[i] ?? '';
+    doc.text(value, column.x + 4, rowTop, { width: column.w - 8, align: column.align });
+    // Long details wrap onto several lines; the rule goes under the tallest cell.
+    rowHeight = Math.max(rowHeight, doc.heightOfString(value, { width: column.w - 8 }));
+  });
+  const afterRow = rowTop + rowHeight + 10;
   doc.moveTo(left, afterRow).lineTo(left + width, afterRow).strokeColor('#cbd5e1').stroke();
   doc.font('Helvetica-Bold').fontSize(12).fillColor('#0f172a').text(`Total due: ${formatMoney(amounts.totalCents)}`, left, afterRow + 12, { width, align: 'right' });
 

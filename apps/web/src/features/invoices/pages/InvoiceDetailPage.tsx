@@ -17,9 +17,10 @@ import { downloadInvoicePdf, useInvoice } from '../api.ts';
 const printStyles = `
 @media print {
   @page { margin: 16mm; }
+  body { background: #fff !important; }
   body * { visibility: hidden !important; }
   #invoice-sheet, #invoice-sheet * { visibility: visible !important; }
-  #invoice-sheet { position: absolute; inset: 0 auto auto 0; width: 100%; border: 0 !important; box-shadow: none !important; }
+  #invoice-sheet { position: absolute; inset: 0 auto auto 0; width: 100%; max-width: none !important; border: 0 !important; box-shadow: none !important; }
 }`;
 
 /** /invoice/:id: the printable invoice with Print and Download PDF. */
@@ -78,7 +79,7 @@ export function InvoiceDetailPage() {
       <article id="invoice-sheet" aria-label={`Invoice ${number}`} className="mt-4 max-w-3xl rounded-2xl border border-slate-200 bg-white p-6 text-slate-800 shadow-xs sm:p-10">
         <header className="flex flex-wrap items-start justify-between gap-4">
           <h1 className="text-3xl font-bold tracking-tight text-slate-900">INVOICE</h1>
-          <div className="text-right text-sm">
+          <div className="text-sm sm:text-right">
             <p className="font-semibold text-slate-900">{number}</p>
             <p>Date: {formatDate(data.createdAt)}</p>
           </div>
@@ -98,32 +99,34 @@ export function InvoiceDetailPage() {
             <p>Receiver: {data.reciver}</p>
           </section>
         </div>
-        <table className="mt-8 w-full text-left text-sm">
-          <thead className="border-b border-slate-300 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Details
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Quantity
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Unit Price
-              </th>
-              <th scope="col" className="px-3 py-2 text-right">
-                Total Price
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr className="border-b border-slate-200">
-              <td className="px-3 py-3">{data.details}</td>
-              <td className="px-3 py-3 text-right tabular-nums">{data.quantity}</td>
-              <td className="px-3 py-3 text-right whitespace-nowrap tabular-nums">{formatApiMoney(data.unit_price, data.currency)}</td>
-              <td className="px-3 py-3 text-right whitespace-nowrap tabular-nums">{formatApiMoney(data.totalPrice, data.currency)}</td>
-            </tr>
-          </tbody>
-        </table>
+        <div className="mt-8 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-300 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              <tr>
+                <th scope="col" className="px-2 py-2 sm:px-3">
+                  Details
+                </th>
+                <th scope="col" className="px-2 py-2 sm:px-3 text-right">
+                  Quantity
+                </th>
+                <th scope="col" className="px-2 py-2 sm:px-3 text-right">
+                  Unit Price
+                </th>
+                <th scope="col" className="px-2 py-2 sm:px-3 text-right">
+                  Total Price
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr className="border-b border-slate-200">
+                <td className="px-2 py-3 sm:px-3">{data.details}</td>
+                <td className="px-2 py-3 sm:px-3 text-right tabular-nums">{data.quantity}</td>
+                <td className="px-2 py-3 sm:px-3 text-right whitespace-nowrap tabular-nums">{formatApiMoney(data.unit_price, data.currency)}</td>
+                <td className="px-2 py-3 sm:px-3 text-right whitespace-nowrap tabular-nums">{formatApiMoney(data.totalPrice, data.currency)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
         <p className="mt-6 text-right text-lg font-bold text-slate-900">Total due: {formatApiMoney(data.totalPrice, data.currency)}</p>
       </article>
     </>

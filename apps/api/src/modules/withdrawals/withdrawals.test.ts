@@ -285,6 +285,12 @@ describe('operators move withdrawals', () => {
     const activities = JSON.stringify((await api('GET', `/v1/activities?accountId=${h.account.accountId}`, { token: h.user.token })).body);
     expect(activities).toContain('Bank withdrawal failed');
     expect(activities).toContain('Bank account closed');
+    // Both movements are in the holder's transaction list: the hold and the return.
+    const transactions = await api('GET', `/v1/transaction/account/${h.account.accountNumber}`, { token: h.user.token });
+    const purposes = (transactions.body.data as { transactions: { transactionFor: string; amount: number }[] }[]).flatMap((group) =>
+      group.transactions.map((t) => `${t.transactionFor} ${t.amount}`),
+    );
+    expect(purposes).toEqual(expect.arrayContaining(['Bank Withdraw 33.33', 'Bank Withdraw Returned 33.33']));
   });
 
   it('racing operators: one wins, the other gets 409, and the money moves once', async () => {

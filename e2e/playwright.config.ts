@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_OPERATOR } from './operator.ts';
 
 /**
  * Browser journeys against `npm start` on a temporary data directory (embedded database,
@@ -36,7 +37,8 @@ export default defineConfig({
     { name: 'phone', use: { ...devices['Pixel 7'], launchOptions: chromium }, grep: /@phone/ },
   ],
   webServer: {
-    command: 'node ../scripts/start.mjs',
+    // An operator (for the journeys that move withdrawals) is made first, by the same CLI people use.
+    command: `npm --prefix .. run --silent operator:create -- --email ${E2E_OPERATOR.email} --password ${E2E_OPERATOR.password} && node ../scripts/start.mjs`,
     url: `${baseURL}/readyz`,
     timeout: 180_000,
     reuseExistingServer: false,

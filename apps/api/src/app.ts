@@ -19,12 +19,14 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dataRoutes } from './modules/data/data.routes.ts';
+import { invoicesRoutes } from './modules/invoices/invoices.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 
 export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -126,10 +128,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(transfersRoutes);
       await v1.register(transactionsRoutes);
       await v1.register(operatorRoutes);
+      await v1.register(withdrawalsRoutes);
     },
     { prefix: '/v1' },
   );
   await app.register(dataRoutes, { prefix: '/data/v1' });
+  await app.register(invoicesRoutes, { prefix: '/data/v1' });
   if (config.nodeEnv !== 'production') await app.register(mailboxRoutes);
 
   const webDist = options.webDist ?? defaultWebDist;

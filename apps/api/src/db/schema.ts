@@ -201,3 +201,51 @@ export interface TransfersTable {
 export interface Database {
   transfers: TransfersTable;
 }
+
+export interface BankWithdrawalsTable {
+  id: Generated<string>;
+  accountId: string;
+  requestedBy: string;
+  currency: string;
+  amountCents: number;
+  status: ColumnType<'Pending' | 'Processing' | 'Completed' | 'Failed', 'Pending' | 'Processing' | 'Completed' | 'Failed' | undefined>;
+  country: string;
+  bankName: string;
+  branchName: string | null;
+  accountType: string | null;
+  bankAccountNumber: string;
+  routingNumber: string;
+  accountHolderName: string;
+  failureReason: string | null;
+  holdTransactionId: number;
+  returnTransactionId: number | null;
+  createdAt: CreatedAt;
+  updatedAt: CreatedAt;
+}
+
+export interface InvoiceCountersTable {
+  userId: string;
+  lastNumber: number;
+}
+
+export interface InvoicesTable {
+  id: Generated<string>;
+  userId: string;
+  invoiceNumber: number;
+  name: string;
+  phone: string;
+  email: string;
+  receiverName: string;
+  unitPriceCents: number;
+  quantity: number;
+  totalCents: number;
+  currency: ColumnType<string, string | undefined, string>;
+  details: string;
+  createdAt: CreatedAt;
+}
+
+export interface Database {
+  bankWithdrawals: BankWithdrawalsTable;
+  invoiceCounters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+}

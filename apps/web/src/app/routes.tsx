@@ -5,11 +5,17 @@ import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
 import { SignupPage } from '../features/auth/pages/SignupPage.tsx';
 import { VerifyEmailPage } from '../features/auth/pages/VerifyEmailPage.tsx';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage.tsx';
+import { DepositPage } from '../features/deposit/pages/DepositPage.tsx';
+import { InvoiceDetailPage } from '../features/invoices/pages/InvoiceDetailPage.tsx';
+import { InvoicesPage } from '../features/invoices/pages/InvoicesPage.tsx';
 import { TransactionsPage } from '../features/transactions/pages/TransactionsPage.tsx';
 import { FundTransferAreaPage } from '../features/transfers/pages/FundTransferAreaPage.tsx';
 import { FundTransferHomePage } from '../features/transfers/pages/FundTransferHomePage.tsx';
 import { RecipientSearchPage } from '../features/transfers/pages/RecipientSearchPage.tsx';
 import { TransferFormPage } from '../features/transfers/pages/TransferFormPage.tsx';
+import { BankWithdrawListPage } from '../features/withdrawals/pages/BankWithdrawListPage.tsx';
+import { NewBankWithdrawPage } from '../features/withdrawals/pages/NewBankWithdrawPage.tsx';
+import { WithdrawHubPage } from '../features/withdrawals/pages/WithdrawHubPage.tsx';
 import { PortalGate } from '../features/portal/components/PortalGate.tsx';
 import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
 import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
@@ -20,8 +26,8 @@ import { RootLayout } from './RootLayout.tsx';
  * The route table: one line per page. A feature adds its page to exactly one list.
  *
  * Protected pages of the spec still to come (each arrives with its feature):
- *   /deposit, /withdraw, /withdraw/bank, /bank/withdraw/new, /payment-request,
- *   /payment-request/new, /payment-request/details/:id, /invoice, /payments,
+ *   /payment-request,
+ *   /payment-request/new, /payment-request/details/:id, /payments,
  *   /payment/details/:paymentId,
  *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new
  * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
@@ -38,6 +44,12 @@ const protectedPages: RouteObject[] = [
   { path: '/fund-transfer/:area/recipient', element: <RecipientSearchPage /> },
   { path: '/fund-transfer/:area/recipient/:recipientUserName', element: <TransferFormPage /> },
   { path: '/transactions', element: <TransactionsPage /> },
+  { path: '/deposit', element: <DepositPage /> },
+  { path: '/withdraw', element: <WithdrawHubPage /> },
+  { path: '/withdraw/bank', element: <BankWithdrawListPage /> },
+  { path: '/bank/withdraw/new', element: <NewBankWithdrawPage /> },
+  { path: '/invoice', element: <InvoicesPage /> },
+  { path: '/invoice/:id', element: <InvoiceDetailPage /> },
 ];
 
 /** Closed to signed-in users, who go to /dashboard. */

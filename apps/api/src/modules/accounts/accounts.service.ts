@@ -10,6 +10,7 @@ import { hashSecret } from '../auth/passwords.ts';
 import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
 import { detectImage, removeUploads, saveUpload, storedUploadPath, uploadDirectory, type DetectedImage } from '../uploads/uploads.ts';
 import { findUserById } from '../users/users.repository.ts';
+import { countAccountWithdrawals } from '../withdrawals/withdrawals.repository.ts';
 import { nextAccountNumber } from './account-number.ts';
 import {
   countAccountTransactions,
@@ -261,8 +262,7 @@ export async function accountSummary(ctx: AppContext, callerId: string, key: str
     // feature; its payments table will feed totalPayments and successPayments.
     totalPayments: 0,
     successPayments: 0,
-    // Bank withdrawals arrive with the withdrawals feature; its bank_withdrawals table will feed this.
-    totalWithdraw: 0,
+    totalWithdraw: await countAccountWithdrawals(ctx.db, account.id),
     totalTransactions: await countAccountTransactions(ctx.db, account.id),
   };
 }

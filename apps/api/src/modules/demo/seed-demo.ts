@@ -74,7 +74,7 @@ export interface DemoLogin {
 }
 
 /**
- * Fills an EMPTY database (no users at all) with the demo data set: two verified users, each
+ * Fills an EMPTY database (no users but operators) with the demo data set: two verified users, each
  * with one account funded through a ledger transaction from the funding system account.
  * Answers the logins, or null when the database already had users (so it is safe on every start).
  */
@@ -127,7 +127,8 @@ export async function seedDemo(db: Db): Promise<DemoLogin[] | null> {
   });
 }
 
+/** Operators do not count: one made with `npm run operator:create` before the first start still gets the demo data. */
 async function hasUsers(db: Pick<Db, 'selectFrom'>): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  const row = await db.selectFrom('users').select('id').where('isOperator', '=', false).limit(1).executeTakeFirst();
   return row !== undefined;
 }

@@ -120,7 +120,7 @@ export function useSenderAccount(accountNumber: string | undefined) {
 // ---- Mutations ----
 
 /** A v4 UUID. `crypto.randomUUID` exists only in secure contexts; a plain-http LAN address is not one. */
-function newIdempotencyKey(): string {
+export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;

@@ -1,0 +1,76 @@
+import { createInvoiceBody, invoiceDetailView, invoiceIdParams, invoiceMessages, invoiceUserParams, invoiceView } from '@kestrel/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authenticate, callerId } from '../../http/authenticate.ts';
+import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { createInvoice, getInvoiceDetail, invoicePdf, listInvoices } from './invoices.service.ts';
+
+/**
+ * Invoices on the data host (/data/v1). Unlike the spec, these calls need the token and act
+ * for the caller only (see invoices.service.ts).
+ */
+export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/invoice/create',
+    {
+      preHandler: authenticate,
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['invoices'],
+        summary: 'Create an invoice; numbers run 1, 2, 3… per user',
+        body: createInvoiceBody,
+        response: { 201: successEnvelope(invoiceView), 400: errorEnvelope, 404: errorEnvelope },
+      },
+    },
+    async (request, reply) => reply.status(201).send(ok(await createInvoice(app.ctx, callerId(request), request.body), invoiceMessages.created)),
+  );
+
+  app.get(
+    '/invoice/user/:userId',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['invoices'],
+        summary: 'Your invoices, newest first (userId must be your own; any other is 404)',
+        params: invoiceUserParams,
+        response: { 200: successEnvelope(z.array(invoiceView)), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await listInvoices(app.ctx, callerId(request), request.params.userId)),
+  );
+
+  app.get(
+    '/invoice/:id',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['invoices'],
+        summary: 'One of your invoices, with who issued it (the printable view)',
+        params: invoiceIdParams,
+        response: { 200: successEnvelope(invoiceDetailView), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok((await getInvoiceDetail(app.ctx, callerId(request), request.params.id)).view),
+  );
+
+  app.get(
+    '/invoice/:id/pdf',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['invoices'],
+        summary: 'One of your invoices as a PDF download',
+        params: invoiceIdParams,
+        response: { 200: z.unknown().describe('The PDF bytes (application/pdf)'), 404: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { bytes, fileName } = await invoicePdf(app.ctx, callerId(request), request.params.id);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .send(bytes);
+    },
+  );
+};

@@ -1,0 +1,91 @@
+import { centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceInput, type InvoiceDetailView, type InvoiceView } from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { isUuid } from '../accounts/accounts.repository.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
+import { findUserInvoice, listUserInvoices, nextInvoiceNumber, type InvoiceRow } from './invoices.repository.ts';
+
+/*
+ * Invoices an account holder sends their customers. Deliberate deviation from the spec (which
+ * has no authentication on these calls): the token is required and the user is always the
+ * caller, so nobody can read or write another person's invoices by guessing a user id.
+ */
+
+export function invoiceView(row: InvoiceRow): InvoiceView {
+  return {
+    _id: row.id,
+    invoiceNumber: row.invoiceNumber,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    reciver: row.receiverName,
+    unit_price: centsToMajor(row.unitPriceCents),
+    quantity: row.quantity,
+    totalPrice: centsToMajor(row.totalCents),
+    currency: row.currency,
+    details: row.details,
+    userId: row.userId,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+/** A user id in a path or body that is not the caller is answered like an unknown one. */
+function assertCaller(callerId: string, userId: string | undefined): void {
+  if (userId !== undefined && userId !== callerId) throw notFound('User not found', 'user_not_found');
+}
+
+/** POST /data/v1/invoice/create. */
+export async function createInvoice(ctx: AppContext, callerId: string, body: CreateInvoiceInput): Promise<InvoiceView> {
+  assertCaller(callerId, body.userId);
+  const parsed = parseAmount(body.unit_price);
+  if (!parsed.ok) throw badRequest(invoiceMessages.unitPriceMin, { unit_price: invoiceMessages.unitPriceMin });
+  const unitPriceCents = parsed.cents;
+  const row = await inTransaction(ctx.db, async (trx) => {
+    const invoiceNumber = await nextInvoiceNumber(trx, callerId);
+    return trx
+      .insertInto('invoices')
+      .values({
+        userId: callerId,
+        invoiceNumber,
+        name: body.name,
+        phone: body.phone,
+        email: body.email,
+        receiverName: body.reciver,
+        unitPriceCents,
+        quantity: body.quantity,
+        totalCents: unitPriceCents * body.quantity,
+        details: body.details,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+  return invoiceView(row);
+}
+
+/** GET /data/v1/invoice/user/{userId}: the caller's invoices, newest first. */
+export async function listInvoices(ctx: AppContext, callerId: string, userId: string): Promise<InvoiceView[]> {
+  assertCaller(callerId, userId);
+  return (await listUserInvoices(ctx.db, callerId)).map(invoiceView);
+}
+
+/** GET /data/v1/invoice/{id}: one of the caller's invoices. */
+export async function getInvoice(ctx: AppContext, callerId: string, id: string): Promise<InvoiceRow> {
+  const row = isUuid(id) ? await findUserInvoice(ctx.db, callerId, id) : undefined;
+  if (!row) throw notFound(invoiceMessages.notFound, 'invoice_not_found');
+  return row;
+}
+
+/** The invoice with who issued it, for the printable view. */
+export async function getInvoiceDetail(ctx: AppContext, callerId: string, id: string): Promise<{ view: InvoiceDetailView; row: InvoiceRow }> {
+  const row = await getInvoice(ctx, callerId, id);
+  const user = await ctx.db.selectFrom('users').select(['firstName', 'lastName', 'email']).where('id', '=', callerId).executeTakeFirstOrThrow();
+  return { view: { ...invoiceView(row), issuedBy: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email } }, row };
+}
+
+/** GET /data/v1/invoice/{id}/pdf: the invoice as a PDF, generated on request (nothing is stored). */
+export async function invoicePdf(ctx: AppContext, callerId: string, id: string): Promise<{ bytes: Buffer; fileName: string }> {
+  const { view, row } = await getInvoiceDetail(ctx, callerId, id);
+  const bytes = await renderInvoicePdf(view, { unitPriceCents: row.unitPriceCents, totalCents: row.totalCents });
+  return { bytes, fileName: `${formatInvoiceNumber(row.invoiceNumber)}.pdf` };
+}

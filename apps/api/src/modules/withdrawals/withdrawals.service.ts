@@ -1,0 +1,271 @@
+import {
+  CURRENCIES,
+  centsToMajor,
+  type Currency,
+  formatMoney,
+  maskBankAccountNumber,
+  messages,
+  parseAmount,
+  withdrawMessages,
+  type CreateWithdrawalInput,
+  type OperatorWithdrawalView,
+  type WithdrawalStatus,
+  type WithdrawalView,
+} from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { runIdempotent } from '../../http/idempotency.ts';
+import { checkTpin } from '../accounts/tpin.ts';
+import { isUuid } from '../accounts/accounts.repository.ts';
+import { recordActivity } from '../activities/activities.repository.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
+import {
+  findOwnedAccountForWithdrawal,
+  listAccountWithdrawals,
+  listWithdrawalsForOperators,
+  lockWithdrawal,
+  type WithdrawalRow,
+} from './withdrawals.repository.ts';
+
+/*
+ * Bank withdrawals. Asking for one moves the money from the wallet to the payouts-in-flight
+ * system account at once, so it cannot be spent twice while the payout is on its way.
+ * Operators then move it Pending → Processing → Completed (the money has left Kestrel and
+ * stays out) or Failed (a second ledger transaction gives it back to the wallet).
+ */
+
+/** The withdrawal's currency, which its row was created with from the Currency enum. */
+function currencyOf(row: WithdrawalRow): Currency {
+  const currency = CURRENCIES.find((code) => code === row.currency);
+  if (!currency) throw new Error(`unknown currency ${row.currency}`);
+  return currency;
+}
+
+function view(row: WithdrawalRow, accountNumber: string): WithdrawalView {
+  return {
+    _id: row.id,
+    accountNumber,
+    amount: centsToMajor(row.amountCents),
+    currency: row.currency,
+    status: row.status,
+    bankName: row.bankName,
+    country: row.country,
+    branchName: row.branchName,
+    accountType: row.accountType,
+    bankAccountNumber: maskBankAccountNumber(row.bankAccountNumber),
+    routingNumber: row.routingNumber,
+    accountHolderName: row.accountHolderName,
+    failureReason: row.failureReason,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+/** POST /v1/bank-withdraw/create: a Pending withdrawal with its money held. */
+export async function createWithdrawal(
+  ctx: AppContext,
+  callerId: string,
+  body: CreateWithdrawalInput,
+  idempotencyKey: string | undefined,
+  ip: string,
+): Promise<{ result: WithdrawalView; replayed: boolean }> {
+  // The caller is the token's user; a body naming someone else is refused like an unknown account.
+  if (body.userId !== undefined && body.userId !== callerId) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  const parsed = parseAmount(body.amount);
+  if (!parsed.ok) throw badRequest(withdrawMessages.amountInvalid, { amount: withdrawMessages.amountInvalid });
+  const amountCents = parsed.cents;
+
+  const account = await findOwnedAccountForWithdrawal(ctx.db, callerId, body.accountNumber);
+  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+
+  const outcome = await runIdempotent(
+    ctx.db,
+    {
+      caller: `user:${callerId}`,
+      key: idempotencyKey,
+      route: 'POST /v1/bank-withdraw/create',
+      // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
+      body: { ...body, tpin: undefined, amount: amountCents },
+      statusCode: 201,
+      beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, account.id, body.tpin, callerId, account),
+    },
+    // The stored first answer is read back through the database's camelCase mapping, which
+    // would turn `_id` into `id`; so the answer is kept with `id` and renamed below.
+    async (trx): Promise<Omit<WithdrawalView, '_id'> & { id: string }> => {
+      let row: WithdrawalRow | undefined;
+      await postTransaction(
+        trx,
+        {
+          kind: 'withdrawal',
+          transactionFor: 'Bank Withdraw',
+          currency: body.currency,
+          amountCents,
+          createdBy: callerId,
+          metadata: { from: account.accountNumber, bankName: body.bankName, country: body.country },
+          postings: [
+            { party: { walletAccountId: account.id }, amountCents: -amountCents },
+            { party: { system: SYSTEM_ACCOUNTS.payoutsInFlight }, amountCents },
+          ],
+        },
+        {
+          beforeBalances: async (ledgerTransaction) => {
+            row = await trx
+              .insertInto('bankWithdrawals')
+              .values({
+                accountId: account.id,
+                requestedBy: callerId,
+                currency: body.currency,
+                amountCents,
+                country: body.country,
+                bankName: body.bankName,
+                branchName: body.branchName ?? null,
+                accountType: body.accountType ?? null,
+                bankAccountNumber: body.bankAccountNumber,
+                routingNumber: body.routingNumber,
+                accountHolderName: body.accountHolderName,
+                holdTransactionId: ledgerTransaction.id,
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            const shown = formatMoney(amountCents, body.currency);
+            await recordActivity(
+              trx,
+              account.id,
+              'Bank withdrawal requested',
+              `${shown} to ${body.bankName} (${maskBankAccountNumber(body.bankAccountNumber)}), ${ledgerTransaction.transactionId}; pending`,
+            );
+            await recordAudit(trx, {
+              actorUserId: callerId,
+              action: 'withdrawal.created',
+              subjectType: 'bank_withdrawal',
+              subjectId: row.id,
+              ip,
+              details: { account: account.accountNumber, amountCents, currency: body.currency, transactionId: ledgerTransaction.transactionId },
+            });
+          },
+        },
+      );
+      if (!row) throw new Error('the withdrawal row was not written');
+      const { _id: id, ...rest } = view(row, account.accountNumber);
+      return { id, ...rest };
+    },
+  );
+  const { id, ...rest } = outcome.body;
+  return { result: { _id: id, ...rest }, replayed: outcome.replayed };
+}
+
+/** GET /v1/bank-withdraw/account/{accountNumber}: the owner's withdrawals, newest first. */
+export async function listWithdrawals(ctx: AppContext, callerId: string, accountNumber: string): Promise<WithdrawalView[]> {
+  const account = await findOwnedAccountForWithdrawal(ctx.db, callerId, accountNumber);
+  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  const rows = await listAccountWithdrawals(ctx.db, account.id);
+  return rows.map((row) => view(row, account.accountNumber));
+}
+
+/** Operators only; anyone else gets the same 404 as an unknown route would. */
+async function assertOperator(ctx: AppContext, userId: string): Promise<void> {
+  const user = await ctx.db.selectFrom('users').select('isOperator').where('id', '=', userId).executeTakeFirst();
+  if (!user?.isOperator) throw notFound();
+}
+
+/** GET /v1/operator/withdrawals?status=: the queue, oldest first, with the full bank account number for the payout. */
+export async function listWithdrawalsForOperator(ctx: AppContext, operatorId: string, status: WithdrawalStatus | undefined): Promise<OperatorWithdrawalView[]> {
+  await assertOperator(ctx, operatorId);
+  const rows = await listWithdrawalsForOperators(ctx.db, status);
+  return rows.map((row) => ({
+    ...view(row, row.accountNumber),
+    bankAccountNumber: row.bankAccountNumber,
+    accountId: row.accountId,
+    accountHolder: row.accountHolder,
+  }));
+}
+
+export type OperatorAction = 'processing' | 'complete' | 'fail';
+
+/** Which statuses each operator action starts from, and where it leads: Pending → Processing → Completed | Failed. */
+const MOVES: Record<OperatorAction, { from: WithdrawalStatus; to: WithdrawalStatus; verb: string; activity: string; audit: string }> = {
+  processing: { from: 'Pending', to: 'Processing', verb: 'marked Processing', activity: 'Bank withdrawal processing', audit: 'withdrawal.processing' },
+  complete: { from: 'Processing', to: 'Completed', verb: 'completed', activity: 'Bank withdrawal completed', audit: 'withdrawal.completed' },
+  fail: { from: 'Processing', to: 'Failed', verb: 'failed', activity: 'Bank withdrawal failed', audit: 'withdrawal.failed' },
+};
+
+/**
+ * POST /v1/operator/withdrawals/{id}/processing|complete|fail. The withdrawal's row is locked
+ * first, so two operators acting at once take turns: the second sees the first one's status
+ * and gets 409. Failing gives the money back to the wallet in a new ledger transaction, in
+ * the same database transaction as the status change, so it happens exactly once.
+ */
+export async function moveWithdrawal(
+  ctx: AppContext,
+  operatorId: string,
+  id: string,
+  action: OperatorAction,
+  ip: string,
+  reason?: string,
+): Promise<OperatorWithdrawalView> {
+  await assertOperator(ctx, operatorId);
+  if (!isUuid(id)) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+  const move = MOVES[action];
+  const updated = await inTransaction(ctx.db, async (trx) => {
+    const current = await lockWithdrawal(trx, id);
+    if (!current) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+    if (current.status !== move.from) throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(current.status, move.verb));
+
+    const shown = formatMoney(current.amountCents, currencyOf(current));
+    let returnTransactionId: number | null = null;
+    let returnedAs = '';
+    if (action === 'fail') {
+      const returned = await postTransaction(trx, {
+        kind: 'withdrawal_return',
+        transactionFor: 'Bank Withdraw Returned',
+        currency: currencyOf(current),
+        amountCents: current.amountCents,
+        createdBy: operatorId,
+        metadata: { withdrawalId: current.id, reason },
+        postings: [
+          { party: { system: SYSTEM_ACCOUNTS.payoutsInFlight }, amountCents: -current.amountCents },
+          { party: { walletAccountId: current.accountId }, amountCents: current.amountCents },
+        ],
+      });
+      returnTransactionId = returned.id;
+      returnedAs = returned.transactionId;
+    }
+    const row = await trx
+      .updateTable('bankWithdrawals')
+      .set({
+        status: move.to,
+        updatedAt: new Date(),
+        ...(action === 'fail' ? { failureReason: reason ?? null, returnTransactionId } : {}),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+
+    const to = `${row.bankName} (${maskBankAccountNumber(row.bankAccountNumber)})`;
+    const comment =
+      action === 'fail'
+        ? `${shown} to ${to} failed: ${reason}. The money is back in your wallet, ${returnedAs}`
+        : action === 'complete'
+          ? `${shown} to ${to} was paid out`
+          : `${shown} to ${to} is being processed`;
+    await recordActivity(trx, row.accountId, move.activity, comment);
+    await recordAudit(trx, {
+      actorUserId: operatorId,
+      action: move.audit,
+      subjectType: 'bank_withdrawal',
+      subjectId: row.id,
+      ip,
+      details: { from: current.status, to: move.to, amountCents: row.amountCents, ...(reason ? { reason } : {}), ...(returnedAs ? { returnTransactionId: returnedAs } : {}) },
+    });
+    const account = await trx.selectFrom('accounts').select(['accountNumber', 'accountHolderName']).where('id', '=', row.accountId).executeTakeFirstOrThrow();
+    return { row, account };
+  });
+  return {
+    ...view(updated.row, updated.account.accountNumber),
+    bankAccountNumber: updated.row.bankAccountNumber,
+    accountId: updated.row.accountId,
+    accountHolder: updated.account.accountHolderName,
+  };
+}

@@ -1,0 +1,193 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  centsToDecimalString,
+  CURRENCIES,
+  formatMoney,
+  parseAmount,
+  US_BANK_ACCOUNT_TYPES,
+  WITHDRAW_COUNTRIES,
+  withdrawForm,
+  withdrawLabels,
+  withdrawMessages,
+  type WithdrawForm,
+} from '@kestrel/shared';
+import { useForm, useWatch } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/Button.tsx';
+import { FloatingField } from '../../../components/FloatingField.tsx';
+import { SelectField } from '../../../components/SelectField.tsx';
+import { majorToCents } from '../../../lib/amounts.ts';
+import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useAccount } from '../../accounts/api.ts';
+import { useCreateWithdrawal } from '../api.ts';
+
+const failedMessage = 'Withdraw request failed!';
+/** An answer that never came may hide a request that went through; the same request again is safe. */
+const unsureMessage = 'Withdraw request failed! Sending it again is safe: the money will not be held twice.';
+
+const formFields = new Set<string>(Object.keys(withdrawLabels));
+const isFormField = (field: string): field is keyof WithdrawForm => formFields.has(field);
+
+/** "checking" -> "Checking": how a US account type is shown; it is sent uppercased. */
+const accountTypeLabel = (value: string) => value.charAt(0) + value.slice(1).toLowerCase();
+
+/** Only digits and one decimal point reach the amount field. */
+function digitsAndOnePoint(value: string): string {
+  const cleaned = value.replace(/[^\d.]/g, '');
+  const point = cleaned.indexOf('.');
+  return point === -1 ? cleaned : cleaned.slice(0, point + 1) + cleaned.slice(point + 1).replace(/\./g, '');
+}
+
+/** The new bank withdraw form (/bank/withdraw/new, and /withdraw/bank while there are no withdrawals). */
+export function NewWithdrawForm() {
+  const { accountNumber, userId } = useSession();
+  const account = useAccount(accountNumber);
+  const create = useCreateWithdrawal();
+  const navigate = useNavigate();
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    setValue,
+    setFocus,
+    formState: { errors },
+  } = useForm<WithdrawForm>({
+    resolver: zodResolver(withdrawForm),
+    defaultValues: {
+      country: '',
+      bankName: '',
+      branchName: '',
+      accountType: '',
+      bankAccountNumber: '',
+      routingNumber: '',
+      accountHolderName: '',
+      currency: 'USD',
+      amount: '',
+      tpin: '',
+    },
+  });
+  const country = useWatch({ control, name: 'country' });
+  const balance = account.data?.balance.find((entry) => entry.currency === 'USD');
+  const availableCents = balance ? majorToCents(balance.amount) : undefined;
+
+  const onSubmit = (values: WithdrawForm) => {
+    if (create.isPending || !accountNumber) return;
+    const amount = parseAmount(values.amount);
+    if (!amount.ok) return;
+    create.mutate(
+      {
+        accountNumber,
+        userId,
+        tpin: values.tpin,
+        country: values.country === 'Bangladesh' ? 'Bangladesh' : 'United States',
+        bankName: values.bankName,
+        // Only the field of the chosen country is sent.
+        ...(values.country === 'Bangladesh' ? { branchName: values.branchName } : { accountType: values.accountType.toUpperCase() }),
+        bankAccountNumber: values.bankAccountNumber,
+        routingNumber: values.routingNumber,
+        accountHolderName: values.accountHolderName,
+        currency: 'USD',
+        amount: centsToDecimalString(amount.cents),
+      },
+      {
+        onSuccess: () => {
+          toast.success(withdrawMessages.pending);
+          void navigate('/withdraw/bank');
+        },
+        onError: (error) => {
+          const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+          toast.error(unsure ? unsureMessage : errorMessage(error, failedMessage));
+          if (!(error instanceof ApiError)) return;
+          for (const [field, message] of Object.entries(error.fields ?? {})) {
+            if (isFormField(field)) setError(field, { message });
+          }
+          if (error.code === 'tpin_incorrect' || error.status === 423) {
+            setValue('tpin', '');
+            setFocus('tpin');
+          }
+        },
+      },
+    );
+  };
+
+  const amountField = register('amount');
+  return (
+    <form
+      onSubmit={handleSubmit(onSubmit)}
+      noValidate
+      aria-label="New bank withdraw"
+      className="space-y-5 rounded-2xl border border-slate-200 bg-white p-4 shadow-xs sm:p-6"
+    >
+      <div className="grid gap-5 sm:grid-cols-2">
+        <SelectField label={withdrawLabels.country} placeholderOption="Select" error={errors.country?.message} {...register('country')}>
+          {WITHDRAW_COUNTRIES.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </SelectField>
+        <FloatingField label={withdrawLabels.bankName} autoComplete="off" error={errors.bankName?.message} {...register('bankName')} />
+        {country === 'Bangladesh' && (
+          <FloatingField label={withdrawLabels.branchName} autoComplete="off" error={errors.branchName?.message} {...register('branchName')} />
+        )}
+        {country === 'United States' && (
+          <SelectField label={withdrawLabels.accountType} placeholderOption="Select" error={errors.accountType?.message} {...register('accountType')}>
+            {US_BANK_ACCOUNT_TYPES.map((type) => (
+              <option key={type} value={type.toLowerCase()}>
+                {accountTypeLabel(type)}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        <FloatingField
+          label={withdrawLabels.bankAccountNumber}
+          inputMode="numeric"
+          autoComplete="off"
+          error={errors.bankAccountNumber?.message}
+          {...register('bankAccountNumber')}
+        />
+        <FloatingField label={withdrawLabels.routingNumber} inputMode="numeric" autoComplete="off" error={errors.routingNumber?.message} {...register('routingNumber')} />
+        <FloatingField label={withdrawLabels.accountHolderName} autoComplete="off" error={errors.accountHolderName?.message} {...register('accountHolderName')} />
+        <SelectField label={withdrawLabels.currency} error={errors.currency?.message} {...register('currency')}>
+          {CURRENCIES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </SelectField>
+        <div className="min-w-0">
+          <FloatingField
+            label={withdrawLabels.amount}
+            inputMode="decimal"
+            autoComplete="off"
+            error={errors.amount?.message}
+            {...amountField}
+            onChange={(event) => {
+              event.target.value = digitsAndOnePoint(event.target.value);
+              void amountField.onChange(event);
+            }}
+          />
+          {availableCents !== undefined && <p className="mt-1.5 text-sm text-slate-600">Available balance: {formatMoney(availableCents)}</p>}
+        </div>
+        <FloatingField
+          label={withdrawLabels.tpin}
+          type="password"
+          inputMode="numeric"
+          maxLength={4}
+          autoComplete="off"
+          error={errors.tpin?.message}
+          {...register('tpin')}
+        />
+      </div>
+      <p className="text-sm text-slate-600">
+        The amount leaves your balance now and is held until the payout is made. If the bank refuses it, it comes back to your wallet.
+      </p>
+      <Button type="submit" size="lg" className="w-full sm:w-auto" loading={create.isPending}>
+        Request withdraw
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,161 @@
+import { formatDateTime, uiText } from '@kestrel/shared';
+import { Link } from 'react-router';
+import { Button, buttonClasses } from '../../../components/Button.tsx';
+import { AlertCircleIcon, BankIcon, CheckCircleIcon, HistoryIcon, ListIcon } from '../../../components/icons.tsx';
+import { PageTitle } from '../../../components/PageTitle.tsx';
+import { formatApiMoney } from '../../../lib/amounts.ts';
+import { errorMessage } from '../../../lib/http.ts';
+import { useSession } from '../../../lib/session.ts';
+import { CounterCard } from '../../dashboard/components/CounterCard.tsx';
+import { useWithdrawals, type Withdrawal } from '../api.ts';
+import { NewWithdrawForm } from '../components/NewWithdrawForm.tsx';
+import { WithdrawalStatusBadge } from '../components/WithdrawalStatusBadge.tsx';
+
+const title = 'Bank Withdraw';
+const columns = ['Amount', 'Bank', 'Account No.', 'Routing Number', 'Date'] as const;
+
+function Counters({ withdrawals, loading }: { withdrawals: readonly Withdrawal[]; loading: boolean }) {
+  const count = (...statuses: string[]) => withdrawals.filter((w) => statuses.includes(w.status)).length;
+  return (
+    <section aria-label="Withdraw counters" className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
+      <CounterCard label="Completed" value={count('Completed')} icon={CheckCircleIcon} tone="success" loading={loading} />
+      {/* Pending counts every withdrawal still on its way (Pending or Processing), as its yellow badge shows. */}
+      <CounterCard label="Pending" value={count('Pending', 'Processing')} icon={HistoryIcon} tone="sky" loading={loading} />
+      <CounterCard label={uiText.dashboard.totalWithdraw} value={withdrawals.length} icon={BankIcon} tone="brand" loading={loading} />
+      <CounterCard label="Failed" value={count('Failed')} icon={AlertCircleIcon} tone="accent" loading={loading} />
+    </section>
+  );
+}
+
+const bankOf = (w: Withdrawal) => `${w.bankName}${w.branchName ? `, ${w.branchName}` : ''}`;
+
+function WithdrawalsTable({ withdrawals }: { withdrawals: readonly Withdrawal[] }) {
+  return (
+    <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-xs md:block">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Bank withdrawals, newest first</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col" className="px-4 py-3 whitespace-nowrap">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {withdrawals.map((w) => (
+            <tr key={w._id} className="hover:bg-slate-50">
+              <td className="px-4 py-3">
+                <span className="mr-2 font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(w.amount, w.currency)}</span>
+                <WithdrawalStatusBadge status={w.status} />
+                {w.failureReason && <span className="mt-1 block text-xs text-danger-700">Reason: {w.failureReason}</span>}
+              </td>
+              <td className="px-4 py-3">
+                <span className="block font-medium text-slate-900">{bankOf(w)}</span>
+                <span className="block text-xs text-slate-600">{w.country}</span>
+              </td>
+              <td className="px-4 py-3 font-mono text-slate-700">{w.bankAccountNumber}</td>
+              <td className="px-4 py-3 font-mono text-slate-700">{w.routingNumber}</td>
+              <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(w.updatedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Phones: one card per withdrawal with the table's columns as labelled lines. */
+function WithdrawalCards({ withdrawals }: { withdrawals: readonly Withdrawal[] }) {
+  return (
+    <ul aria-label="Bank withdrawals" className="space-y-3 md:hidden">
+      {withdrawals.map((w) => (
+        <li key={w._id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-xs">
+          <div className="flex items-start justify-between gap-3">
+            <p className="text-xl font-bold tracking-tight text-slate-900 tabular-nums">{formatApiMoney(w.amount, w.currency)}</p>
+            <WithdrawalStatusBadge status={w.status} />
+          </div>
+          <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-slate-600">Bank</dt>
+            <dd className="text-slate-900">
+              {bankOf(w)} · {w.country}
+            </dd>
+            <dt className="text-slate-600">Account No.</dt>
+            <dd className="font-mono text-slate-900">{w.bankAccountNumber}</dd>
+            <dt className="text-slate-600">Routing Number</dt>
+            <dd className="font-mono text-slate-900">{w.routingNumber}</dd>
+            <dt className="text-slate-600">Date</dt>
+            <dd className="text-slate-900">{formatDateTime(w.updatedAt)}</dd>
+          </dl>
+          {w.failureReason && <p className="mt-2 text-sm text-danger-700">Reason: {w.failureReason}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /withdraw/bank: counters and the list; with no withdrawals yet, the new-withdraw form instead. */
+export function BankWithdrawListPage() {
+  const { accountNumber } = useSession();
+  const withdrawals = useWithdrawals(accountNumber);
+  const list = withdrawals.data ?? [];
+  const loading = !accountNumber || (withdrawals.isPending && withdrawals.fetchStatus !== 'idle');
+
+  let body;
+  if (loading) {
+    body = (
+      <div role="status" aria-label="Loading withdrawals" className="space-y-3">
+        {[0, 1, 2].map((index) => (
+          <div key={index} className="h-16 animate-pulse rounded-2xl bg-slate-200/70" />
+        ))}
+      </div>
+    );
+  } else if (withdrawals.isError && !withdrawals.data) {
+    body = (
+      <div role="alert" className="flex flex-col items-start gap-3 rounded-2xl border border-danger-600/30 bg-danger-50 p-5 text-danger-700">
+        <p>{errorMessage(withdrawals.error, 'The withdrawals could not be loaded.')}</p>
+        <Button variant="secondary" onClick={() => void withdrawals.refetch()} loading={withdrawals.isFetching}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else if (list.length === 0) {
+    body = (
+      <div className="max-w-3xl">
+        <p className="mb-4 flex items-center gap-2 text-slate-600">
+          <ListIcon className="size-5 text-slate-500" /> You have no withdrawals yet. Request your first one here.
+        </p>
+        <NewWithdrawForm />
+      </div>
+    );
+  } else {
+    body = (
+      <>
+        <WithdrawalsTable withdrawals={list} />
+        <WithdrawalCards withdrawals={list} />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageTitle title={title} />
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
+          {accountNumber && (
+            <p className="mt-1 text-slate-600">
+              Account <span className="tabular-nums">{accountNumber}</span>
+            </p>
+          )}
+        </div>
+        <Link to="/bank/withdraw/new" className={buttonClasses('primary', 'md')}>
+          + New withdraw
+        </Link>
+      </div>
+      <Counters withdrawals={list} loading={loading} />
+      {body}
+    </>
+  );
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { parseAmount } from '../money.ts';
+
+/*
+ * Invoices on the data host: POST /data/v1/invoice/create and GET /data/v1/invoice/user/{userId}
+ * (the spec's bodies), plus the printable view and the PDF. The server and the form use the
+ * same rules and messages (document 2, section 5).
+ */
+
+export const invoiceMessages = {
+  created: 'Invoice created successfully!',
+  failed: 'Failed to create invoice.',
+  empty: 'No invoice data found.',
+  nameRequired: 'Name is required',
+  phoneInvalid: 'Invalid Bangladeshi phone number',
+  emailInvalid: 'Invalid email address',
+  receiverRequired: 'Receiver name is required',
+  unitPriceMin: 'Must be greater than 0',
+  unitPriceDecimals: 'Use at most two decimals',
+  quantityMin: 'Must be at least 1',
+  quantityWhole: 'Quantity must be a whole number',
+  quantityMax: 'Quantity is too large',
+  totalTooLarge: 'The total price is too large',
+  detailsRequired: 'Details are required',
+  notFound: 'Invoice not found',
+} as const;
+
+/** Bangladeshi mobile numbers: 01, then an operator digit 3–9, then 8 digits (11 in all). */
+export const BANGLADESHI_MOBILE = /^01[3-9]\d{8}$/;
+export const INVOICE_QUANTITY_MAX = 1_000_000;
+/** A total above this (one billion dollars) is refused; it keeps every sum exact. */
+export const INVOICE_TOTAL_MAX_CENTS = 100_000_000_000;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const unitPriceRules = <T extends z.ZodType<string | number>>(schema: T) =>
+  schema
+  .refine((value) => {
+    const parsed = parseAmount(value);
+    return parsed.ok || parsed.reason !== 'precision';
+  }, invoiceMessages.unitPriceDecimals)
+  .refine((value) => {
+    const parsed = parseAmount(value);
+    return !parsed.ok ? parsed.reason === 'precision' : parsed.cents >= 100;
+  }, invoiceMessages.unitPriceMin);
+/** A unit price in major units, at least 1, at most two decimals; text or a JSON number. */
+const unitPrice = unitPriceRules(z.union([z.string(), z.number()], { error: invoiceMessages.unitPriceMin }));
+
+const quantityNumber = z.number().int(invoiceMessages.quantityWhole).min(1, invoiceMessages.quantityMin).max(INVOICE_QUANTITY_MAX, invoiceMessages.quantityMax);
+/** A whole number, or its digits as text (what a form field holds). */
+const quantity = z
+  .preprocess((value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value), z.number({ error: invoiceMessages.quantityMin }))
+  .pipe(quantityNumber);
+
+const invoiceFields = {
+  name: z.string({ error: invoiceMessages.nameRequired }).trim().min(1, invoiceMessages.nameRequired).max(100),
+  phone: z.string({ error: invoiceMessages.phoneInvalid }).trim().regex(BANGLADESHI_MOBILE, invoiceMessages.phoneInvalid),
+  email: z.string({ error: invoiceMessages.emailInvalid }).trim().max(254).regex(EMAIL, invoiceMessages.emailInvalid),
+  reciver: z.string({ error: invoiceMessages.receiverRequired }).trim().min(1, invoiceMessages.receiverRequired).max(100),
+  details: z.string({ error: invoiceMessages.detailsRequired }).trim().min(1, invoiceMessages.detailsRequired).max(2000),
+};
+
+/** The exact total in cents, or undefined when the inputs are not valid. */
+export function invoiceTotalCents(unitPriceValue: string | number, quantityValue: number): number | undefined {
+  const parsed = parseAmount(unitPriceValue);
+  if (!parsed.ok || !Number.isSafeInteger(quantityValue)) return undefined;
+  return parsed.cents * quantityValue;
+}
+
+const totalWithinLimit = (value: { unit_price: string | number; quantity: unknown }, ctx: z.RefinementCtx) => {
+  if (typeof value.quantity !== 'number') return;
+  const total = invoiceTotalCents(value.unit_price, value.quantity);
+  if (total !== undefined && total > INVOICE_TOTAL_MAX_CENTS) {
+    ctx.addIssue({ code: 'custom', path: ['quantity'], message: invoiceMessages.totalTooLarge });
+  }
+};
+
+/** POST /data/v1/invoice/create (the spec's body; the spelling `reciver` is the spec's). */
+export const createInvoiceBody = z
+  .object({
+    ...invoiceFields,
+    unit_price: unitPrice,
+    quantity,
+    userId: z.string().optional(),
+  })
+  .strict()
+  .superRefine(totalWithinLimit);
+export type CreateInvoiceBody = z.input<typeof createInvoiceBody>;
+export type CreateInvoiceInput = z.output<typeof createInvoiceBody>;
+
+/** The '/invoice' form: every field is text. */
+export const invoiceForm = z
+  .object({
+    ...invoiceFields,
+    unit_price: unitPriceRules(z.string().trim().min(1, invoiceMessages.unitPriceMin)),
+    quantity: z
+      .string()
+      .trim()
+      .min(1, invoiceMessages.quantityMin)
+      .regex(/^\d+$/, invoiceMessages.quantityWhole)
+      .transform(Number)
+      .pipe(quantityNumber),
+  })
+  .superRefine(totalWithinLimit);
+export type InvoiceFormInput = z.input<typeof invoiceForm>;
+export type InvoiceFormOutput = z.output<typeof invoiceForm>;
+
+/** An invoice as the data host answers it: the spec's fields, plus its number and exact total. */
+export const invoiceView = z.object({
+  _id: z.string(),
+  invoiceNumber: z.number().int(),
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  reciver: z.string(),
+  /** Major units (the spec's shape). */
+  unit_price: z.number(),
+  quantity: z.number().int(),
+  /** unit_price × quantity, computed in cents. */
+  totalPrice: z.number(),
+  currency: z.string(),
+  details: z.string(),
+  userId: z.string(),
+  createdAt: z.string(),
+});
+export type InvoiceView = z.infer<typeof invoiceView>;
+
+export const invoiceUserParams = z.object({ userId: z.string().min(1).max(100) });
+export const invoiceIdParams = z.object({ id: z.string().min(1).max(100) });
+
+/** One invoice for its printable view and PDF: with who issued it. */
+export const invoiceDetailView = invoiceView.extend({
+  issuedBy: z.object({ name: z.string(), email: z.string() }),
+});
+export type InvoiceDetailView = z.infer<typeof invoiceDetailView>;
+
+/** "INV-000042": how an invoice number is printed. */
+export function formatInvoiceNumber(invoiceNumber: number): string {
+  return `INV-${String(invoiceNumber).padStart(6, '0')}`;
+}

@@ -1,12 +1,30 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
+import { routeSizeReport } from './build/route-sizes.ts';
 
 /** The API server of `npm start` (apps/api); the dev server forwards API paths to it. */
 const apiTarget = 'http://localhost:3000';
 
+/** Every signed-in page renders inside the portal gate and shell, a lazy chunk of its own. */
+const portal = 'features/portal/components/PortalGate.tsx';
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // Brotli and gzip copies made once at build time; the server sends the one the browser accepts.
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),
+    routeSizeReport([
+      { route: '/login', modules: ['features/auth/pages/LoginPage.tsx'] },
+      { route: '/signup', modules: ['features/auth/pages/SignupPage.tsx'] },
+      { route: '/dashboard', modules: [portal, 'features/dashboard/pages/DashboardPage.tsx'] },
+      { route: '/fund-transfer/…/recipient/…', modules: [portal, 'features/transfers/pages/TransferFormPage.tsx'] },
+      { route: '/transactions', modules: [portal, 'features/transactions/pages/TransactionsPage.tsx'] },
+      { route: '/my-account', modules: [portal, 'features/accounts/pages/MyAccountPage.tsx'] },
+    ]),
+  ],
   server: {
     proxy: {
       '/v1': apiTarget,
@@ -19,12 +37,10 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: separate chunks stay cached across releases.
+        // React and the router change less often than the app: their chunk stays cached across
+        // releases. Other libraries go with the pages that use them, so a page downloads only those.
         codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
-          ],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/ }],
         },
       },
     },

@@ -143,6 +143,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes brotli and gzip copies beside each file; send the one the browser accepts.
+      preCompressed: true,
       // Vite fingerprints everything under assets/, so those files never change.
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');

@@ -1,26 +1,17 @@
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
-import { MyAccountPage } from '../features/accounts/pages/MyAccountPage.tsx';
-import { NewAccountPage } from '../features/accounts/pages/NewAccountPage.tsx';
-import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
-import { SignupPage } from '../features/auth/pages/SignupPage.tsx';
-import { VerifyEmailPage } from '../features/auth/pages/VerifyEmailPage.tsx';
-import { DashboardPage } from '../features/dashboard/pages/DashboardPage.tsx';
-import { DepositPage } from '../features/deposit/pages/DepositPage.tsx';
-import { InvoiceDetailPage } from '../features/invoices/pages/InvoiceDetailPage.tsx';
-import { InvoicesPage } from '../features/invoices/pages/InvoicesPage.tsx';
-import { TransactionsPage } from '../features/transactions/pages/TransactionsPage.tsx';
-import { FundTransferAreaPage } from '../features/transfers/pages/FundTransferAreaPage.tsx';
-import { FundTransferHomePage } from '../features/transfers/pages/FundTransferHomePage.tsx';
-import { RecipientSearchPage } from '../features/transfers/pages/RecipientSearchPage.tsx';
-import { TransferFormPage } from '../features/transfers/pages/TransferFormPage.tsx';
-import { BankWithdrawListPage } from '../features/withdrawals/pages/BankWithdrawListPage.tsx';
-import { NewBankWithdrawPage } from '../features/withdrawals/pages/NewBankWithdrawPage.tsx';
-import { WithdrawHubPage } from '../features/withdrawals/pages/WithdrawHubPage.tsx';
-import { PortalGate } from '../features/portal/components/PortalGate.tsx';
 import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
 import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
 import { PublicOnly, RequireAuth } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
+
+/**
+ * A route whose page is its own chunk, downloaded on the first visit: the login page does
+ * not download the portal, and a visitor's checkout will not either.
+ */
+function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: pick(await load()) }) };
+}
 
 /*
  * The route table: one line per page. A feature adds its page to exactly one list.
@@ -35,31 +26,31 @@ import { RootLayout } from './RootLayout.tsx';
 
 /** Signed-in pages: need the access cookie, pass the portal gate, render inside the shell. */
 const protectedPages: RouteObject[] = [
-  { index: true, element: <DashboardPage /> },
-  { path: '/dashboard', element: <DashboardPage /> },
-  { path: '/my-account', element: <MyAccountPage /> },
-  { path: '/new-account', element: <NewAccountPage /> },
-  { path: '/fund-transfer', element: <FundTransferHomePage /> },
-  { path: '/fund-transfer/:area', element: <FundTransferAreaPage /> },
-  { path: '/fund-transfer/:area/recipient', element: <RecipientSearchPage /> },
-  { path: '/fund-transfer/:area/recipient/:recipientUserName', element: <TransferFormPage /> },
-  { path: '/transactions', element: <TransactionsPage /> },
-  { path: '/deposit', element: <DepositPage /> },
-  { path: '/withdraw', element: <WithdrawHubPage /> },
-  { path: '/withdraw/bank', element: <BankWithdrawListPage /> },
-  { path: '/bank/withdraw/new', element: <NewBankWithdrawPage /> },
-  { path: '/invoice', element: <InvoicesPage /> },
-  { path: '/invoice/:id', element: <InvoiceDetailPage /> },
+  { index: true, ...lazyPage(() => import('../features/dashboard/pages/DashboardPage.tsx'), (page) => page.DashboardPage) },
+  { path: '/dashboard', ...lazyPage(() => import('../features/dashboard/pages/DashboardPage.tsx'), (page) => page.DashboardPage) },
+  { path: '/my-account', ...lazyPage(() => import('../features/accounts/pages/MyAccountPage.tsx'), (page) => page.MyAccountPage) },
+  { path: '/new-account', ...lazyPage(() => import('../features/accounts/pages/NewAccountPage.tsx'), (page) => page.NewAccountPage) },
+  { path: '/fund-transfer', ...lazyPage(() => import('../features/transfers/pages/FundTransferHomePage.tsx'), (page) => page.FundTransferHomePage) },
+  { path: '/fund-transfer/:area', ...lazyPage(() => import('../features/transfers/pages/FundTransferAreaPage.tsx'), (page) => page.FundTransferAreaPage) },
+  { path: '/fund-transfer/:area/recipient', ...lazyPage(() => import('../features/transfers/pages/RecipientSearchPage.tsx'), (page) => page.RecipientSearchPage) },
+  { path: '/fund-transfer/:area/recipient/:recipientUserName', ...lazyPage(() => import('../features/transfers/pages/TransferFormPage.tsx'), (page) => page.TransferFormPage) },
+  { path: '/transactions', ...lazyPage(() => import('../features/transactions/pages/TransactionsPage.tsx'), (page) => page.TransactionsPage) },
+  { path: '/deposit', ...lazyPage(() => import('../features/deposit/pages/DepositPage.tsx'), (page) => page.DepositPage) },
+  { path: '/withdraw', ...lazyPage(() => import('../features/withdrawals/pages/WithdrawHubPage.tsx'), (page) => page.WithdrawHubPage) },
+  { path: '/withdraw/bank', ...lazyPage(() => import('../features/withdrawals/pages/BankWithdrawListPage.tsx'), (page) => page.BankWithdrawListPage) },
+  { path: '/bank/withdraw/new', ...lazyPage(() => import('../features/withdrawals/pages/NewBankWithdrawPage.tsx'), (page) => page.NewBankWithdrawPage) },
+  { path: '/invoice', ...lazyPage(() => import('../features/invoices/pages/InvoicesPage.tsx'), (page) => page.InvoicesPage) },
+  { path: '/invoice/:id', ...lazyPage(() => import('../features/invoices/pages/InvoiceDetailPage.tsx'), (page) => page.InvoiceDetailPage) },
 ];
 
 /** Closed to signed-in users, who go to /dashboard. */
 const signedOutPages: RouteObject[] = [
-  { path: '/login', element: <LoginPage /> },
-  { path: '/signup', element: <SignupPage /> },
+  { path: '/login', ...lazyPage(() => import('../features/auth/pages/LoginPage.tsx'), (page) => page.LoginPage) },
+  { path: '/signup', ...lazyPage(() => import('../features/auth/pages/SignupPage.tsx'), (page) => page.SignupPage) },
 ];
 
 /** Open to everyone, signed in or not. */
-const publicPages: RouteObject[] = [{ path: '/verify-email', element: <VerifyEmailPage /> }];
+const publicPages: RouteObject[] = [{ path: '/verify-email', ...lazyPage(() => import('../features/auth/pages/VerifyEmailPage.tsx'), (page) => page.VerifyEmailPage) }];
 
 export const routes: RouteObject[] = [
   {
@@ -68,7 +59,7 @@ export const routes: RouteObject[] = [
     children: [
       { element: <PublicOnly />, children: signedOutPages },
       ...publicPages,
-      { element: <RequireAuth />, children: [{ element: <PortalGate />, children: protectedPages }] },
+      { element: <RequireAuth />, children: [{ ...lazyPage(() => import('../features/portal/components/PortalGate.tsx'), (gate) => gate.PortalGate), children: protectedPages }] },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

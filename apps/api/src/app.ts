@@ -14,6 +14,8 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/database.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
+import { registerHardening } from './http/hardening.ts';
+import { postgresRateLimitStore } from './http/rate-limit.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -55,7 +57,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, db } = options;
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel, redact: { paths: redactPaths, censor: '[redacted]' } },
-    trustProxy: config.nodeEnv === 'production',
+    // Forwarding headers are believed only from the proxies named in TRUST_PROXY (default none).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -66,6 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerHardening(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -90,6 +94,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(rateLimit, {
     global: false,
+    // Counts live in PostgreSQL so that every API process shares them.
+    store: postgresRateLimitStore(db),
     allowList: config.rateLimits ? undefined : () => true,
     errorResponseBuilder: (_request, context) =>
       ({
@@ -143,7 +149,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: '/v1' },
   );
   await app.register(dataRoutes, { prefix: '/data/v1' });
-  if (config.nodeEnv !== 'production') await app.register(mailboxRoutes);
+  // The mailbox shows every stored mail (verification links included): only while mail goes
+  // to the outbox, outside production, and only to loopback callers (see mailboxRoutes).
+  if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(mailboxRoutes);
 
   const webDist = options.webDist ?? defaultWebDist;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, startupWarnings } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './modules/demo/seed-demo.ts';
@@ -45,6 +45,10 @@ async function main(): Promise<void> {
     '',
   ];
   console.log(banner.join('\n'));
+  for (const warning of startupWarnings(config)) {
+    app.log.warn(warning);
+    console.warn(`  ${warning}\n`);
+  }
 }
 
 main().catch((error: unknown) => {

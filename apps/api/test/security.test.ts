@@ -6,7 +6,7 @@ import { type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformR
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import type { Config } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import type { Db } from '../src/db/database.ts';
 import { accountNumberValid } from '../src/modules/accounts/account-number.ts';
@@ -121,6 +121,13 @@ describe('issue 8: security hardening', () => {
       .orderBy('createdAt', 'desc')
       .executeTakeFirstOrThrow();
     expect(activity.comment).toBe('Signed in from 127.0.0.1');
+
+    // The setting: addresses or CIDRs, comma-separated; anything else stops the start.
+    const settings = { DATA_DIR: testConfig().dataDir, SECRET_KEY: 'x'.repeat(64) };
+    expect(loadConfig(settings).trustProxy).toEqual([]);
+    expect(loadConfig({ ...settings, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(() => loadConfig({ ...settings, TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ ...settings, TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
 
     // Behind a named proxy, the address it forwards is the caller's.
     const proxied = await startApp({ nodeEnv: 'production', trustProxy: ['127.0.0.1'] });

@@ -15,7 +15,7 @@ import type { AppContext } from './context.ts';
 import type { Db } from './db/database.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
 import { registerHardening } from './http/hardening.ts';
-import { postgresRateLimitStore } from './http/rate-limit.ts';
+import { postgresCounters, rateLimitStore, redisCounters } from './http/rate-limit.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -62,7 +62,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
-  const ctx: AppContext = { config, db, mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom), log: app.log };
+  const counters = config.redisUrl
+    ? redisCounters(config.redisUrl, (error) => app.log.warn({ err: error }, 'rate-limit counters: Redis unreachable'))
+    : postgresCounters(db);
+  app.addHook('onClose', () => counters.close());
+  const ctx: AppContext = { config, db, mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom), log: app.log, counters };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
 
@@ -94,8 +98,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(rateLimit, {
     global: false,
-    // Counts live in PostgreSQL so that every API process shares them.
-    store: postgresRateLimitStore(db),
+    // Counts live in PostgreSQL (or Redis) so that every API process shares them.
+    store: rateLimitStore(counters),
     allowList: config.rateLimits ? undefined : () => true,
     errorResponseBuilder: (_request, context) =>
       ({

@@ -20,6 +20,8 @@ const environment = z.object({
   ALLOW_PRIVATE_CALLBACKS: z.enum(['0', '1']).default('0'),
   /** Per-address rate limits; only the test suite turns them off (it sends everything from one address). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  /** Redis for the rate-limit counters; when unset they live in PostgreSQL. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
   /** Proxies whose X-Forwarded-For is believed: addresses or CIDRs, comma-separated; none by default. */
   TRUST_PROXY: z
     .string()
@@ -51,6 +53,7 @@ export interface Config {
   logLevel: string;
   allowPrivateCallbacks: boolean;
   rateLimits: boolean;
+  redisUrl: string | undefined;
   /** Addresses/CIDRs of the reverse proxies trusted for X-Forwarded-For; empty: trust none. */
   trustProxy: string[];
 }
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: settings.LOG_LEVEL,
     allowPrivateCallbacks: settings.ALLOW_PRIVATE_CALLBACKS === '1',
     rateLimits: settings.RATE_LIMITS === 'on',
+    redisUrl: settings.REDIS_URL,
     trustProxy: settings.TRUST_PROXY,
   };
 }

@@ -1,8 +1,11 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { messages } from '@kestrel/shared';
 import type { FastifyInstance } from 'fastify';
-import { type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs } from 'kysely';
+import { Redis } from 'ioredis';
+import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -314,6 +317,39 @@ describe('issue 8: security hardening', () => {
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
   });
 
+  it.skipIf(!redisServerInstalled())('9. with REDIS_URL the counters live in Redis, shared by every API process', async () => {
+    const redis = await startRedis();
+    try {
+      const first = await startApp({ rateLimits: true, trustProxy: ['127.0.0.1'], redisUrl: redis.url });
+      const second = await startApp({ rateLimits: true, trustProxy: ['127.0.0.1'], redisUrl: redis.url });
+      const from = freshAddress();
+      const statuses = [];
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await call(i % 2 === 0 ? first.baseUrl : second.baseUrl, 'POST', '/v1/user/send-verification-code', { from, body: {} })).status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+
+      // The sign-in throttle too: a parallel burst over both processes gets exactly 10 checks.
+      const user = await createUser();
+      const burst = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          call(i % 2 === 0 ? first.baseUrl : second.baseUrl, 'POST', '/v1/auth/login', { from, body: { email: user.email, password: `wrong-${i}` } }),
+        ),
+      );
+      expect(burst.filter((r) => r.status === 401)).toHaveLength(10);
+      expect(await redis.client.get(`kestrel:rate:login:email+ip:${user.email}|${from}`)).toBe('24');
+      const { db } = await testServer();
+      const inPostgres = await db
+        .selectFrom(sql<{ key: string }>`rate_limit_counters`.as('c'))
+        .select('c.key')
+        .where('c.key', 'like', `%${from}%`)
+        .execute();
+      expect(inPostgres).toEqual([]);
+    } finally {
+      await redis.stop();
+    }
+  });
+
   it('10. the mailbox is served only to loopback callers and only while mail goes to the outbox; development on a network is warned about', async () => {
     const proxied = await startApp({ nodeEnv: 'development', trustProxy: ['127.0.0.1'] });
     expect((await call(proxied.baseUrl, 'GET', '/dev/mailbox.json')).status).toBe(200);
@@ -348,6 +384,33 @@ describe('issue 8: security hardening', () => {
     expect(audits).toHaveLength(0);
   });
 });
+
+function redisServerInstalled(): boolean {
+  return spawnSync('redis-server', ['--version']).status === 0;
+}
+
+/** A throw-away Redis on a free loopback port, without persistence. */
+async function startRedis() {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  const client = new Redis(url, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: 40 });
+  client.on('error', () => undefined); // refused until the server has started; ping retries
+  await client.ping();
+  return {
+    url,
+    client,
+    async stop() {
+      client.disconnect();
+      child.kill();
+    },
+  };
+}
 
 /** A PNG whose header declares width × height pixels, with one tiny (incomplete) data chunk. */
 async function pngDeclaring(width: number, height: number): Promise<Buffer> {

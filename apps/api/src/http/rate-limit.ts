@@ -1,4 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 
@@ -56,6 +57,64 @@ export async function returnHits(db: Db, keys: readonly string[]): Promise<void>
   await sql`UPDATE rate_limit_counters SET count = greatest(count - 1, 0) WHERE key IN (${sql.join(sorted)}) AND reset_at > now()`.execute(db);
 }
 
+/** Where the counters live: PostgreSQL (default) or Redis (REDIS_URL). Every API process shares them either way. */
+export interface RateCounters {
+  readonly description: string;
+  take(limits: readonly Limit[]): Promise<Hit[]>;
+  give(keys: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function postgresCounters(db: Db): RateCounters {
+  return {
+    description: 'PostgreSQL',
+    take: (limits) => takeHits(db, limits),
+    give: (keys) => returnHits(db, keys),
+    close: async () => undefined,
+  };
+}
+
+/** Lowers a count by one, never below zero and never creating a key (Lua runs atomically in Redis). */
+const GIVE_BACK = "local n = tonumber(redis.call('GET', KEYS[1])) if n and n > 0 then return redis.call('DECR', KEYS[1]) end return 0";
+
+/**
+ * Counters in Redis: per limit, one MULTI of `SET key 0 PX window NX` (opens a window),
+ * `INCR` (the running count) and `PTTL` (when the window ends), executed atomically.
+ */
+export function redisCounters(url: string, onError: (error: Error) => void): RateCounters {
+  // Fail a request quickly instead of queueing it while Redis is unreachable.
+  const client = new Redis(url, { keyPrefix: 'kestrel:rate:', maxRetriesPerRequest: 1, lazyConnect: true });
+  // Connection trouble is logged here; the requests it affects fail on their own commands.
+  client.on('error', onError);
+  return {
+    description: 'Redis (REDIS_URL)',
+    async take(limits) {
+      if (limits.length === 0) return [];
+      const multi = client.multi();
+      for (const limit of limits) multi.set(limit.key, '0', 'PX', limit.windowMs, 'NX').incr(limit.key).pttl(limit.key);
+      const replies = (await multi.exec()) ?? [];
+      const now = Date.now();
+      return limits.map((limit, i) => {
+        const [incrError, count] = replies[i * 3 + 1] ?? [];
+        const [, ttl] = replies[i * 3 + 2] ?? [];
+        if (incrError) throw incrError;
+        return { key: limit.key, count: Number(count), resetAt: new Date(now + Math.max(0, Number(ttl))) };
+      });
+    },
+    async give(keys) {
+      await Promise.all([...new Set(keys)].map((key) => client.eval(GIVE_BACK, 1, key)));
+    },
+    async close() {
+      client.disconnect();
+    },
+  };
+}
+
+/** The counters of this process; a context built without them (CLIs, tests) uses PostgreSQL. */
+export function countersOf(ctx: { db: Db; counters?: RateCounters }): RateCounters {
+  return ctx.counters ?? postgresCounters(ctx.db);
+}
+
 type StoreCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
 /** The route a limit belongs to; the plugin hands its merged route settings (with `routeInfo`) to `child`. */
@@ -65,10 +124,11 @@ function routePrefix(options: unknown): string {
 }
 
 /**
- * A store for @fastify/rate-limit that keeps its counts in PostgreSQL instead of process
- * memory (where each API process would keep its own). Each route limit gets its own key space.
+ * A store for @fastify/rate-limit that keeps its counts in the shared counters (PostgreSQL or
+ * Redis) instead of process memory, where each API process would keep its own. Each route
+ * limit gets its own key space.
  */
-export function postgresRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
+export function rateLimitStore(counters: RateCounters): FastifyRateLimitStoreCtor {
   class PostgresRateLimitStore implements FastifyRateLimitStore {
     readonly #prefix: string;
 
@@ -77,7 +137,7 @@ export function postgresRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
     }
 
     incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void {
-      takeHits(db, [{ key: `${this.#prefix}${key}`, max, windowMs: timeWindow }]).then(
+      counters.take([{ key: `${this.#prefix}${key}`, max, windowMs: timeWindow }]).then(
         ([hit]) => callback(null, { current: hit?.count ?? 0, ttl: hit ? Math.max(0, hit.resetAt.getTime() - Date.now()) : 0 }),
         (error: Error) => callback(error),
       );

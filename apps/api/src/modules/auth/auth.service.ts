@@ -2,7 +2,7 @@ import { messages, type LoginBody } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
-import { exceeded, returnHits, takeHits, type Limit } from '../../http/rate-limit.ts';
+import { countersOf, exceeded, type Limit } from '../../http/rate-limit.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, listUserAccounts } from '../users/users.repository.ts';
 import { burnVerificationTime, verifySecret } from './passwords.ts';
@@ -40,7 +40,7 @@ export async function login(ctx: AppContext, body: LoginBody, ip: string, userAg
   const email = body.email.trim().toLowerCase();
   const limits = loginLimits(ctx, email, ip);
   // Counted atomically before the (slow) password check: a parallel burst cannot all see an old count.
-  const hits = await takeHits(ctx.db, limits);
+  const hits = await countersOf(ctx).take(limits);
   if (exceeded(limits, hits)) throw tooManyRequests(messages.login.rateLimited, 'login_rate_limited');
 
   const user = await findUserByEmail(ctx.db, email);
@@ -49,10 +49,7 @@ export async function login(ctx: AppContext, body: LoginBody, ip: string, userAg
     await ctx.db.insertInto('loginAttempts').values({ email, ip, succeeded: false }).execute();
     throw new AppError(401, 'invalid_credentials', messages.login.invalid);
   }
-  await returnHits(
-    ctx.db,
-    limits.map((limit) => limit.key),
-  );
+  await countersOf(ctx).give(limits.map((limit) => limit.key));
 
   // The session, its audit entry and the 'Login' activities commit together or not at all.
   const { token, accounts } = await inTransaction(ctx.db, async (trx) => {

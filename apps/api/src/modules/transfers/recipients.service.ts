@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound, tooManyRequests } from '../../http/errors.ts';
-import { exceeded, takeHits } from '../../http/rate-limit.ts';
+import { countersOf, exceeded } from '../../http/rate-limit.ts';
 import { messages } from '@kestrel/shared';
 import { findOwnedAccountByNumber, recentRecipients } from './transfers.repository.ts';
 
@@ -39,7 +39,7 @@ async function assertMaySearch(ctx: AppContext, callerId: string): Promise<void>
   if (!caller?.isEmailVerified || !caller.hasAccount) throw forbidden(SEARCH_NOT_ALLOWED, 'search_not_allowed');
   if (!ctx.config.rateLimits) return;
   const limits = [{ key: `search:user:${callerId}`, ...SEARCH_LIMIT_PER_USER }];
-  if (exceeded(limits, await takeHits(ctx.db, limits))) throw tooManyRequests();
+  if (exceeded(limits, await countersOf(ctx).take(limits))) throw tooManyRequests();
 }
 
 function escapeLike(text: string): string {

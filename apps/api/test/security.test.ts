@@ -209,13 +209,14 @@ describe('issue 8: security hardening', () => {
 
     const register = await api('POST', '/v1/user/register', { body: registerBodyFor({ firstName: 'Nul\u0000Name' }) });
     const signIn = await api('POST', '/v1/auth/login', { body: { email: `a\u0000${user.email}`, password: 'x' } });
+    const inAKey = await api('POST', '/v1/auth/login', { body: { email: user.email, password: 'x', 'x\u0000': 1 } });
     const search = await api('GET', '/v1/account/search?query=ab%00cd', { token: user.token });
     const pathParam = await api('GET', '/v1/account/ab%00cd', { token: user.token });
     const transfer = await api('POST', '/v1/account/transfer_balance', {
       token: user.token,
       body: { debitAccountKey: sender.userName, creditAccountKey: 'x\u0000y', currency: 'USD', balance: 1, tpin: sender.tpin },
     });
-    for (const [name, response] of Object.entries({ register, signIn, search, pathParam, transfer })) {
+    for (const [name, response] of Object.entries({ register, signIn, inAKey, search, pathParam, transfer })) {
       expect(response.status, name).toBe(400);
       expect(response.body, name).toEqual(expected);
     }

@@ -6,7 +6,8 @@ export const NUL_MESSAGE = 'Text must not contain NUL (\\u0000) characters';
 /** True when a string anywhere inside a parsed body, query or path holds U+0000. */
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  // Raw bodies (Buffers) are bytes, not text; they never reach a text column as they are.
+  if (depth > 32 || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return false;
   if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1));
   return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item, depth + 1));
 }

@@ -303,6 +303,8 @@ describe('issue 8: security hardening', () => {
     for (const [name, response] of Object.entries({ signIn, profile, accountView, refused, image })) {
       expect(response.headers.get('cache-control'), name).toBe('no-store');
     }
+    // Public, non-personal answers keep their own caching.
+    expect((await api('GET', '/data/v1/countries')).headers.get('cache-control')).toBe('public, max-age=86400');
   });
 
   it('9. rate limits are shared by every API process (counted in PostgreSQL)', async () => {

@@ -12,9 +12,9 @@ export function containsNul(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item, depth + 1));
 }
 
-/** API answers that may carry personal data; the API reference and the public data host are not. */
+/** API and data-host answers may carry personal data; the API reference does not. */
 function isPrivatePath(url: string): boolean {
-  return /^\/(v1|dev)\//.test(url) && !/^\/v1\/(docs|openapi\.json)/.test(url);
+  return /^\/(v1|data|dev)\//.test(url) && !/^\/v1\/(docs|openapi\.json)/.test(url);
 }
 
 /**

@@ -15,6 +15,8 @@ import { isDatabaseReachable } from './db/availability.ts';
 import type { Db } from './db/database.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
 import { createLogger } from './logger.ts';
+import { registerHardening } from './http/hardening.ts';
+import { postgresCounters, rateLimitStore, redisCounters } from './http/rate-limit.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -47,17 +49,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, db } = options;
   const app = Fastify({
     ...(options.logger === false ? { logger: false } : { loggerInstance: options.loggerInstance ?? createLogger(config) }),
-    trustProxy: config.nodeEnv === 'production',
+    // Forwarding headers are believed only from the proxies named in TRUST_PROXY (default none).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
-  const ctx: AppContext = { config, db, mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom), log: app.log };
+  const counters = config.redisUrl
+    ? redisCounters(config.redisUrl, (error) => app.log.warn({ err: error }, 'rate-limit counters: Redis unreachable'))
+    : postgresCounters(db);
+  app.addHook('onClose', () => counters.close());
+  const ctx: AppContext = { config, db, mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom), log: app.log, counters };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerHardening(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -82,6 +90,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(rateLimit, {
     global: false,
+    // Counts live in PostgreSQL (or Redis) so that every API process shares them.
+    store: rateLimitStore(counters),
     allowList: config.rateLimits ? undefined : () => true,
     errorResponseBuilder: (_request, context) =>
       ({
@@ -134,7 +144,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   await app.register(dataRoutes, { prefix: '/data/v1' });
   await app.register(invoicesRoutes, { prefix: '/data/v1' });
-  if (config.nodeEnv !== 'production') await app.register(mailboxRoutes);
+  // The mailbox shows every stored mail (verification links included): only while mail goes
+  // to the outbox, outside production, and only to loopback callers (see mailboxRoutes).
+  if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(mailboxRoutes);
 
   const webDist = options.webDist ?? defaultWebDist;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -27,7 +28,24 @@ const environment = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Per-address rate limits; only the test suite turns them off (it sends everything from one address). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  /** Redis for the rate-limit counters; when unset they live in PostgreSQL. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(),
+  /** Proxies whose X-Forwarded-For is believed: addresses or CIDRs, comma-separated; none by default. */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .refine((entries) => entries.every(isProxyAddress), 'a comma-separated list of IP addresses or CIDRs (e.g. 10.0.0.0/8,127.0.0.1)'),
 });
+
+function isProxyAddress(entry: string): boolean {
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (family === 4 ? 32 : 128);
+}
 
 export interface Config {
   port: number;
@@ -47,6 +65,9 @@ export interface Config {
   allowPrivateCallbacks: boolean;
   rateLimits: boolean;
   webConcurrency: number;
+  redisUrl: string | undefined;
+  /** Addresses/CIDRs of the reverse proxies trusted for X-Forwarded-For; empty: trust none. */
+  trustProxy: string[];
 }
 
 /** Reads and validates the settings once; throws a readable error naming the bad variable. */
@@ -83,7 +104,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateCallbacks: settings.ALLOW_PRIVATE_CALLBACKS === '1',
     rateLimits: settings.RATE_LIMITS === 'on',
     webConcurrency: settings.WEB_CONCURRENCY,
+    redisUrl: settings.REDIS_URL,
+    trustProxy: settings.TRUST_PROXY,
   };
+}
+
+/**
+ * Warnings printed at start for settings that are allowed but unsafe: development mode
+ * listening beyond this machine (development serves conveniences such as the mailbox; it
+ * answers only loopback callers, but the rest of development mode is not meant for a network).
+ */
+export function startupWarnings(config: Pick<Config, 'nodeEnv' | 'host'>): string[] {
+  const loopbackHost = ['localhost', '::1'].includes(config.host) || config.host.startsWith('127.');
+  if (config.nodeEnv !== 'development' || loopbackHost) return [];
+  return [
+    `WARNING: development mode (NODE_ENV unset or 'development') is listening on ${config.host}, reachable from other machines. ` +
+      `Set NODE_ENV=production for anything but local use, or HOST=127.0.0.1 to keep it on this machine.`,
+  ];
 }
 
 function loadOrCreateSecret(dataDir: string): string {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { RateCounters } from './http/rate-limit.ts';
 import type { Mailer } from './modules/mail/mailer.ts';
 
 /** What route handlers and services need from the running process. */
@@ -9,6 +10,8 @@ export interface AppContext {
   db: Db;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** Shared rate-limit counters; absent (CLIs, some tests) means PostgreSQL through `db`. */
+  counters?: RateCounters;
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { isClusterWorker, runClusterPrimary } from './cluster.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, startupWarnings } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './start.ts';
 
@@ -57,7 +57,12 @@ async function main(): Promise<void> {
     '',
   ];
   // Several workers would print it several times; the primary logs where Kestrel runs.
-  if (!worker) console.log(banner.join('\n'));
+  if (worker) return;
+  console.log(banner.join('\n'));
+  for (const warning of startupWarnings(config)) {
+    app.log.warn(warning);
+    console.warn(`  ${warning}\n`);
+  }
 }
 
 main().catch((error: unknown) => exitFatally('start-up failed', error));

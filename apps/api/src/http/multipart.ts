@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest } from './errors.ts';
+import { containsNul, NUL_MESSAGE } from './hardening.ts';
 
 export interface UploadedFile {
   fieldName: string;
@@ -49,5 +50,7 @@ export async function readMultipart(request: FastifyRequest, options: MultipartO
     if (code === 'FST_FILES_LIMIT') throw new AppError(413, 'too_many_files', options.tooMany, { [options.fileField]: options.tooMany });
     throw error;
   }
+  // The JSON routes are guarded by registerHardening; multipart fields are read here, after it.
+  if (containsNul(fields)) throw badRequest(NUL_MESSAGE, undefined, 'nul_character');
   return { fields, files };
 }

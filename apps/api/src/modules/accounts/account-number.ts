@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { randomInt } from 'node:crypto';
 import type { Trx } from '../../db/transaction.ts';
 
 /** The Luhn check digit for a string of digits (the same scheme as card numbers). */
@@ -22,14 +22,20 @@ export function accountNumberValid(accountNumber: string): boolean {
   return luhnCheckDigit(accountNumber.slice(0, -1)) === Number(accountNumber.slice(-1));
 }
 
+/** Digits of a new account number before its check digit: guessing one at random hits an account rarely. */
+export const ACCOUNT_NUMBER_BASE_DIGITS = 11;
+
 /**
- * A new account number: the next value of account_number_seq followed by its Luhn check
- * digit, so a mistyped digit is caught before any lookup. Sequence values are never handed
- * out twice, even when the transaction that took one rolls back, so numbers are never reused.
+ * A new account number: 11 random digits (the first not 0) followed by their Luhn check
+ * digit, so a mistyped digit is caught before any lookup and numbers cannot be harvested by
+ * counting (numbers handed out before this, from account_number_seq, stay as they are).
+ * A number already taken is drawn again; the unique index stays the final guard.
  */
 export async function nextAccountNumber(trx: Trx): Promise<string> {
-  const { rows } = await sql<{ value: string }>`SELECT nextval('account_number_seq')::text AS value`.execute(trx);
-  const base = rows[0]?.value;
-  if (!base) throw new Error('account_number_seq returned nothing');
-  return `${base}${luhnCheckDigit(base)}`;
+  for (;;) {
+    const base = `${randomInt(1, 10)}${Array.from({ length: ACCOUNT_NUMBER_BASE_DIGITS - 1 }, () => randomInt(0, 10)).join('')}`;
+    const candidate = `${base}${luhnCheckDigit(base)}`;
+    const taken = await trx.selectFrom('accounts').select('id').where('accountNumber', '=', candidate).executeTakeFirst();
+    if (!taken) return candidate;
+  }
 }

@@ -111,7 +111,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       const image = await readIdentityImage(app.ctx, callerId(request), request.params.accountId, request.params.imageId);
       return reply
         .header('content-type', image.mimeType)
-        .header('cache-control', 'private, max-age=300')
+        .header('cache-control', 'no-store')
         .header('content-disposition', 'inline')
         .send(image.bytes);
     },

@@ -8,7 +8,7 @@ import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { hashSecret } from '../auth/passwords.ts';
 import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
-import { detectImage, removeUploads, saveUpload, storedUploadPath, uploadDirectory, type DetectedImage } from '../uploads/uploads.ts';
+import { processImageUpload, removeUploads, storedUploadPath, storeImage, uploadDirectory, type ProcessedImage } from '../uploads/uploads.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { countAccountWithdrawals } from '../withdrawals/withdrawals.repository.ts';
 import { nextAccountNumber } from './account-number.ts';
@@ -199,38 +199,34 @@ export async function uploadIdentityImages(ctx: AppContext, callerId: string, fi
   if (files.length > MAX_IDENTITY_IMAGES) {
     throw badRequest(messages.account.identityImageTooMany, { identityImage: messages.account.identityImageTooMany }, 'too_many_files');
   }
-  const checked: { file: UploadedFile; type: DetectedImage }[] = [];
+  // Every file is re-encoded (metadata stripped, size capped) before anything is stored; only the new encoding is kept.
+  const images: ProcessedImage[] = [];
   for (const file of files) {
-    const type = await detectImage(file.bytes);
-    if (!type) {
-      const message = `${messages.account.identityImagesOnly}: '${file.fileName}' is not an image`;
-      throw badRequest(message, { identityImage: messages.account.identityImagesOnly }, 'not_an_image');
-    }
-    checked.push({ file, type });
+    images.push(await processImageUpload(file, { field: 'identityImage', label: messages.account.identityImagesOnly }));
   }
 
   const directory = uploadDirectory(ctx.config.dataDir, IDENTITY_UPLOAD_AREA);
   const stored: string[] = [];
   try {
-    for (const { file, type } of checked) stored.push(await saveUpload(directory, file.bytes, type.extension));
+    for (const image of images) stored.push(await storeImage(directory, image));
     const rows = await inTransaction(ctx.db, async (trx) => {
       const inserted = await insertIdentityDocuments(
         trx,
-        checked.map(({ file, type }, index) => ({
+        images.map((image, index) => ({
           accountId: account.id,
           storedName: stored[index]!,
-          mimeType: type.mimeType,
-          sizeBytes: file.bytes.length,
+          mimeType: image.mimeType,
+          sizeBytes: image.bytes.length,
         })),
       );
-      await recordActivity(trx, account.id, messages.account.identityUploaded, `${checked.length} image${checked.length === 1 ? '' : 's'} added`);
+      await recordActivity(trx, account.id, messages.account.identityUploaded, `${images.length} image${images.length === 1 ? '' : 's'} added`);
       await recordAudit(trx, {
         actorUserId: callerId,
         action: 'account.identity_uploaded',
         subjectType: 'account',
         subjectId: account.id,
         ip,
-        details: { count: checked.length },
+        details: { count: images.length },
       });
       return inserted;
     });

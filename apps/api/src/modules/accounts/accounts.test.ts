@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { messages } from '@kestrel/shared';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { accountBodyFor, createAccount, createUser, fundAccount, unique, type TestUser } from '../../../test/factories.ts';
@@ -44,7 +45,7 @@ describe('POST /v1/account/create', () => {
     expect(response.body).toEqual({
       status: 'success',
       message: messages.account.created,
-      data: { _id: expect.any(String), accountNumber: expect.stringMatching(/^\d{9}$/), accountEmail: body.accountEmail, userName: body.userName },
+      data: { _id: expect.any(String), accountNumber: expect.stringMatching(/^[1-9]\d{11}$/), accountEmail: body.accountEmail, userName: body.userName },
     });
 
     const profile = await api('GET', `/v1/user/${user.userId}`, { token: user.token });
@@ -466,8 +467,13 @@ describe('identity images', () => {
     const served = await fetch(`${baseUrl}${images[0]!.url}`, { headers: { authorization: owner.token } });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
-    expect(served.headers.get('cache-control')).toContain('private');
-    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+    expect(served.headers.get('cache-control')).toBe('no-store');
+    // A fresh encoding of the same pixels (uploads are re-encoded), not the sender's bytes.
+    const servedBytes = Buffer.from(await served.arrayBuffer());
+    const decode = (bytes: Buffer) => sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    const [servedPixels, sentPixels] = await Promise.all([decode(servedBytes), decode(png)]);
+    expect(servedPixels.info).toMatchObject({ width: 2, height: 2 });
+    expect(servedPixels.data.equals(sentPixels.data)).toBe(true);
 
     const stranger = await createUser();
     const refused = await fetch(`${baseUrl}${images[0]!.url}`, { headers: { authorization: stranger.token } });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { messages, TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { verifySecret } from '../auth/passwords.ts';
@@ -124,4 +124,18 @@ export async function checkTpin(
   if (outcome.kind === 'locked') throw new TpinLockedError(outcome.until);
   const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
   throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
+}
+
+/**
+ * The lock decision for the money movement itself, as the first statement of its
+ * transaction: the account row is held FOR SHARE until that transaction commits. A lock is
+ * written under FOR UPDATE of the same row (checkTpin), so it either committed before this
+ * read (the movement is refused) or waits until the movement has committed: nothing moves
+ * after the lock exists, even when the TPIN check itself passed just before the lock.
+ * Movements from one account do not wait for each other (shared locks).
+ */
+export async function assertTpinNotLocked(trx: Trx, accountId: string): Promise<void> {
+  const account = await trx.selectFrom('accounts').select('tpinLockedUntil').where('id', '=', accountId).forShare().executeTakeFirst();
+  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (account.tpinLockedUntil && account.tpinLockedUntil > new Date()) throw new TpinLockedError(account.tpinLockedUntil);
 }

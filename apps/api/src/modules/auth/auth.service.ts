@@ -1,30 +1,35 @@
 import { messages, type LoginBody } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
+import { countersOf, exceeded, type Limit } from '../../http/rate-limit.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, listUserAccounts } from '../users/users.repository.ts';
 import { burnVerificationTime, verifySecret } from './passwords.ts';
 import { createSession, revokeSession } from './sessions.repository.ts';
 
-/** Failed logins allowed per e-mail, and per address, within the window. */
-export const LOGIN_LIMITS = { perEmail: 10, perIp: 50, windowMinutes: 15 } as const;
+/**
+ * Sign-in budgets (README, Security). Every attempt takes its place in the counts before
+ * the password is checked; a sign-in that succeeds gives its place back, so only failures
+ * use a budget up. Per (e-mail, address) is the tight one: a guesser is stopped there
+ * without locking the owner (who signs in from another address) out. Per e-mail is larger
+ * and slower, so guessing spread over many addresses stays bounded; per address stops one
+ * address trying many e-mails.
+ */
+export const LOGIN_LIMITS = {
+  perEmailAndIp: { max: 10, windowMinutes: 15 },
+  perEmail: { max: 100, windowMinutes: 24 * 60 },
+  perIp: { max: 50, windowMinutes: 15 },
+} as const;
 
-async function assertNotThrottled(ctx: AppContext, email: string, ip: string): Promise<void> {
-  const since = new Date(Date.now() - LOGIN_LIMITS.windowMinutes * 60_000);
-  const counts = await ctx.db
-    .selectFrom('loginAttempts')
-    .select([
-      (eb) => eb.fn.count<number>('id').filterWhere('email', '=', email).as('byEmail'),
-      (eb) => eb.fn.count<number>('id').filterWhere('ip', '=', ip).as('byIp'),
-    ])
-    .where('succeeded', '=', false)
-    .where('attemptedAt', '>', since)
-    .where((eb) => eb.or([eb('email', '=', email), eb('ip', '=', ip)]))
-    .executeTakeFirstOrThrow();
-  const ipLimited = ctx.config.rateLimits && counts.byIp >= LOGIN_LIMITS.perIp;
-  if (counts.byEmail >= LOGIN_LIMITS.perEmail || ipLimited) {
-    throw tooManyRequests(messages.login.rateLimited, 'login_rate_limited');
-  }
+function loginLimits(ctx: AppContext, email: string, ip: string): Limit[] {
+  const limit = (key: string, { max, windowMinutes }: { max: number; windowMinutes: number }) => ({ key, max, windowMs: windowMinutes * 60_000 });
+  return [
+    // The per-e-mail limits hold even with RATE_LIMITS=off (the test suite), as they always have.
+    limit(`login:email+ip:${email}|${ip}`, LOGIN_LIMITS.perEmailAndIp),
+    limit(`login:email:${email}`, LOGIN_LIMITS.perEmail),
+    ...(ctx.config.rateLimits ? [limit(`login:ip:${ip}`, LOGIN_LIMITS.perIp)] : []),
+  ];
 }
 
 /**
@@ -33,21 +38,33 @@ async function assertNotThrottled(ctx: AppContext, email: string, ip: string): P
  */
 export async function login(ctx: AppContext, body: LoginBody, ip: string, userAgent?: string) {
   const email = body.email.trim().toLowerCase();
-  await assertNotThrottled(ctx, email, ip);
+  const limits = loginLimits(ctx, email, ip);
+  // Counted atomically before the (slow) password check: a parallel burst cannot all see an old count.
+  const hits = await countersOf(ctx).take(limits);
+  if (exceeded(limits, hits)) throw tooManyRequests(messages.login.rateLimited, 'login_rate_limited');
+
   const user = await findUserByEmail(ctx.db, email);
   const valid = user ? await verifySecret(user.passwordHash, body.password) : (await burnVerificationTime(body.password), false);
-  await ctx.db.insertInto('loginAttempts').values({ email, ip, succeeded: valid }).execute();
-  if (!user || !valid) throw new AppError(401, 'invalid_credentials', messages.login.invalid);
-
-  const token = await createSession(ctx.db, user.id, ip, userAgent);
-  const accounts = await listUserAccounts(ctx.db, user.id);
-  await recordAudit(ctx.db, { actorUserId: user.id, action: 'auth.login', subjectType: 'user', subjectId: user.id, ip });
-  if (accounts.length > 0) {
-    await ctx.db
-      .insertInto('activities')
-      .values(accounts.map((account) => ({ accountId: account._id, name: 'Login', comment: `Signed in from ${ip}` })))
-      .execute();
+  if (!user || !valid) {
+    await ctx.db.insertInto('loginAttempts').values({ email, ip, succeeded: false }).execute();
+    throw new AppError(401, 'invalid_credentials', messages.login.invalid);
   }
+  await countersOf(ctx).give(limits.map((limit) => limit.key));
+
+  // The session, its audit entry and the 'Login' activities commit together or not at all.
+  const { token, accounts } = await inTransaction(ctx.db, async (trx) => {
+    const opened = await createSession(trx, user.id, ip, userAgent);
+    const owned = await listUserAccounts(trx, user.id);
+    await trx.insertInto('loginAttempts').values({ email, ip, succeeded: true }).execute();
+    await recordAudit(trx, { actorUserId: user.id, action: 'auth.login', subjectType: 'user', subjectId: user.id, ip });
+    if (owned.length > 0) {
+      await trx
+        .insertInto('activities')
+        .values(owned.map((account) => ({ accountId: account._id, name: 'Login', comment: `Signed in from ${ip}` })))
+        .execute();
+    }
+    return { token: opened, accounts: owned };
+  });
   return { _id: user.id, token, accounts: accounts.map((account) => account._id) };
 }
 

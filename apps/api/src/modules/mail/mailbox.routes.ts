@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ErrorBody } from '../../http/errors.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -9,11 +10,24 @@ function linkify(text: string): string {
   return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 }
 
+/** 127.0.0.0/8 and ::1, also in their IPv4-mapped IPv6 form. */
+export function isLoopback(address: string): boolean {
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
 /**
- * The development mailbox: every stored mail, newest first. Registered only outside
- * production so a person trying Kestrel locally can click a verification link.
+ * The development mailbox: every stored mail, newest first, so a person trying Kestrel
+ * locally can click a verification link. Registered only outside production while mail goes
+ * to the outbox, and answered only to loopback callers (the address as TRUST_PROXY lets
+ * Fastify resolve it): anyone else reaching a development server gets the plain 404.
  */
 export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
+  app.addHook('onRequest', async (request, reply) => {
+    if (isLoopback(request.ip)) return;
+    const pathname = request.url.split('?')[0] ?? '/';
+    await reply.status(404).send({ status: 'error', error: `No route for ${request.method} ${pathname}`, code: 'route_not_found' } satisfies ErrorBody);
+  });
   const latest = () =>
     app.ctx.db
       .selectFrom('mailMessages')
@@ -54,7 +68,7 @@ export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1e293b}
 article{border:1px solid #cbd5e1;border-radius:.5rem;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem}
 .meta{color:#475569;margin:0 0 .5rem;font-size:.9rem}pre{white-space:pre-wrap;font-family:inherit}a{color:#1d4ed8}</style></head>
-<body><h1>Development mailbox</h1><p>Mail Kestrel has sent, newest first. This page exists only outside production.</p>
+<body><h1>Development mailbox</h1><p>Mail Kestrel has sent, newest first. This page exists only outside production, while mail goes to the outbox, and only for this machine.</p>
 ${items || '<p>No mail yet.</p>'}
 </body></html>`;
     return reply.type('text/html; charset=utf-8').send(page);

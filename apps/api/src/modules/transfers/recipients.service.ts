@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { forbidden, notFound, tooManyRequests } from '../../http/errors.ts';
+import { countersOf, exceeded } from '../../http/rate-limit.ts';
 import { messages } from '@kestrel/shared';
 import { findOwnedAccountByNumber, recentRecipients } from './transfers.repository.ts';
 
@@ -21,6 +22,26 @@ export interface RecipientView {
   accountPhone?: string;
 }
 
+export const SEARCH_NOT_ALLOWED = 'Verify your email and open an account before searching for recipients';
+/** Searches per signed-in user per minute (the route also limits each address). */
+export const SEARCH_LIMIT_PER_USER = { max: 30, windowMs: 60_000 } as const;
+
+/**
+ * Who may search the directory: a user with a verified e-mail and at least one account (a
+ * throw-away sign-up cannot harvest it), within a per-user budget on top of the per-address one.
+ */
+async function assertMaySearch(ctx: AppContext, callerId: string): Promise<void> {
+  const caller = await ctx.db
+    .selectFrom('users')
+    .select((eb) => ['isEmailVerified', eb.exists(eb.selectFrom('accountUsers').select('accountId').where('accountUsers.userId', '=', callerId)).as('hasAccount')])
+    .where('id', '=', callerId)
+    .executeTakeFirst();
+  if (!caller?.isEmailVerified || !caller.hasAccount) throw forbidden(SEARCH_NOT_ALLOWED, 'search_not_allowed');
+  if (!ctx.config.rateLimits) return;
+  const limits = [{ key: `search:user:${callerId}`, ...SEARCH_LIMIT_PER_USER }];
+  if (exceeded(limits, await countersOf(ctx).take(limits))) throw tooManyRequests();
+}
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -31,6 +52,7 @@ function escapeLike(text: string): string {
  * are only echoed back when the caller already typed them exactly.
  */
 export async function searchRecipients(ctx: AppContext, callerId: string, rawQuery: string): Promise<RecipientView[]> {
+  await assertMaySearch(ctx, callerId);
   const query = rawQuery.trim();
   if (!query) return [];
   const lower = query.toLowerCase();

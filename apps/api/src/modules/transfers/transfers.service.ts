@@ -2,7 +2,7 @@ import { centsToMajor, formatMoney, messages, parseAmount, transferMessages, typ
 import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
-import { checkTpin } from '../accounts/tpin.ts';
+import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
 import { auditRow } from '../audit/audit.ts';
 import { postTransaction } from '../ledger/ledger.service.ts';
 import { findTransferParties } from './transfers.repository.ts';
@@ -55,6 +55,8 @@ export async function transferBalance(
       beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, sender.id, body.tpin, callerId, sender),
     },
     async (trx): Promise<TransferResult> => {
+      // Decided again under the account's row lock, held to commit: a lock written since the check stops this movement.
+      await assertTpinNotLocked(trx, sender.id);
       // The transfer's own rows go in before the balances are touched (see postTransaction).
       const posted = await postTransaction(
         trx,

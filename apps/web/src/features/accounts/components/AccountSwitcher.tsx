@@ -61,7 +61,7 @@ export function AccountSwitcher({ accounts, onNavigate }: { accounts: readonly A
                 onClick={() => choose(account)}
                 aria-current={active || undefined}
                 aria-label={`${name}, ${account.accountType} account ${account.accountNumber}${active ? ', active' : ''}`}
-                className={`flex w-full items-center gap-3 rounded-lg px-2 py-2 text-left transition-colors ${
+                className={`flex w-full items-center gap-2.5 rounded-lg px-2 py-2 text-left transition-colors ${
                   active ? 'cursor-default bg-brand-50 ring-1 ring-brand-200' : 'hover:bg-slate-100'
                 }`}
               >
@@ -75,11 +75,12 @@ export function AccountSwitcher({ accounts, onNavigate }: { accounts: readonly A
                 </span>
                 <span className="min-w-0 flex-1">
                   <span className="block truncate text-sm font-semibold text-slate-900">{name}</span>
-                  <span className="block truncate text-xs text-slate-600">
-                    <span className="capitalize">{account.accountType}</span> · {account.accountNumber}
+                  {/* 12-digit account numbers: the line wraps before the number rather than cutting it. */}
+                  <span className="block text-xs text-slate-600">
+                    <span className="capitalize">{account.accountType}</span> · <span className="whitespace-nowrap">{account.accountNumber}</span>
                   </span>
                 </span>
-                {active && <CheckCircleIcon className="size-5 shrink-0 text-brand-700" />}
+                {active && <CheckCircleIcon className="size-4 shrink-0 text-brand-700" />}
               </button>
             </li>
           );

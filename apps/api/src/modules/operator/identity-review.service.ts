@@ -1,3 +1,4 @@
+import type { IdentityReview } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -11,7 +12,7 @@ async function assertOperator(ctx: AppContext, userId: string): Promise<void> {
 }
 
 /** Accounts with identity documents and an unverified identity, oldest upload first. */
-export async function listPendingIdentityReviews(ctx: AppContext, operatorId: string) {
+export async function listPendingIdentityReviews(ctx: AppContext, operatorId: string): Promise<IdentityReview[]> {
   await assertOperator(ctx, operatorId);
   const rows = await ctx.db
     .selectFrom('accounts')
@@ -29,7 +30,7 @@ export async function listPendingIdentityReviews(ctx: AppContext, operatorId: st
     .orderBy('identityDocuments.createdAt')
     .limit(500)
     .execute();
-  const reviews = new Map<string, { accountId: string; accountNumber: string; accountHolderName: string; identity: { type: string; number: string }; documents: { _id: string; url: string; createdAt: Date }[] }>();
+  const reviews = new Map<string, IdentityReview>();
   for (const row of rows) {
     const entry = reviews.get(row.accountId) ?? {
       accountId: row.accountId,
@@ -38,7 +39,7 @@ export async function listPendingIdentityReviews(ctx: AppContext, operatorId: st
       identity: { type: row.identityType, number: row.identityNumber },
       documents: [],
     };
-    entry.documents.push({ _id: row.documentId, url: `/v1/account/${row.accountId}/identity-images/${row.documentId}`, createdAt: row.createdAt });
+    entry.documents.push({ _id: row.documentId, url: `/v1/account/${row.accountId}/identity-images/${row.documentId}`, createdAt: row.createdAt.toISOString() });
     reviews.set(row.accountId, entry);
   }
   return [...reviews.values()];

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
-import { messages } from '@kestrel/shared';
+import { messages, type Recipient } from '@kestrel/shared';
 import { findOwnedAccountByNumber, recentRecipients } from './transfers.repository.ts';
 
 export const SEARCH_RESULT_LIMIT = 20;
@@ -8,18 +8,6 @@ export const RECENT_RECIPIENT_LIMIT = 10;
 /** Names are matched by part only from this many characters, so one letter cannot list everyone. */
 export const NAME_SEARCH_MIN_LENGTH = 2;
 
-export interface RecipientView {
-  _id: string;
-  accountNumber: string;
-  accountType: string;
-  accountHolderName: string;
-  businessName: string | null;
-  userName: string;
-  /** Only present when the query was this exact e-mail. */
-  accountEmail?: string;
-  /** Only present when the query was this exact phone number. */
-  accountPhone?: string;
-}
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -30,7 +18,7 @@ function escapeLike(text: string): string {
  * business names match by part. The caller's own accounts are left out, and e-mail or phone
  * are only echoed back when the caller already typed them exactly.
  */
-export async function searchRecipients(ctx: AppContext, callerId: string, rawQuery: string): Promise<RecipientView[]> {
+export async function searchRecipients(ctx: AppContext, callerId: string, rawQuery: string): Promise<Recipient[]> {
   const query = rawQuery.trim();
   if (!query) return [];
   const lower = query.toLowerCase();
@@ -58,7 +46,7 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
     .execute();
 
   return rows.map((row) => {
-    const view: RecipientView = {
+    const view: Recipient = {
       _id: row.id,
       accountNumber: row.accountNumber,
       accountType: row.accountType,
@@ -72,7 +60,7 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
   });
 }
 
-export async function listRecentRecipients(ctx: AppContext, callerId: string, accountNumber: string): Promise<RecipientView[]> {
+export async function listRecentRecipients(ctx: AppContext, callerId: string, accountNumber: string): Promise<Recipient[]> {
   const account = await findOwnedAccountByNumber(ctx.db, callerId, accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   const rows = await recentRecipients(ctx.db, account.id, RECENT_RECIPIENT_LIMIT);

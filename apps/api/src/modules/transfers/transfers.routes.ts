@@ -1,4 +1,4 @@
-import { recipientSearchQuery, transferBody, transferMessages } from '@kestrel/shared';
+import { recipientList, recipientSearchQuery, transferBody, transferMessages, transferResult } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticate, callerId } from '../../http/authenticate.ts';
@@ -7,27 +7,6 @@ import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { listRecentRecipients, searchRecipients } from './recipients.service.ts';
 import { transferBalance } from './transfers.service.ts';
-
-const recipient = z.object({
-  _id: z.string(),
-  accountNumber: z.string(),
-  accountType: z.string(),
-  accountHolderName: z.string(),
-  businessName: z.string().nullable(),
-  userName: z.string(),
-  accountEmail: z.string().optional(),
-  accountPhone: z.string().optional(),
-});
-
-const transferResult = z.object({
-  transactionId: z.string(),
-  amount: z.number(),
-  currency: z.string(),
-  debitAccountKey: z.string(),
-  creditAccountKey: z.string(),
-  balance: z.number(),
-  transactionAt: z.string(),
-});
 
 export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -39,7 +18,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['transfers'],
         summary: 'Find a recipient by account number, e-mail, phone, user name or name',
         querystring: recipientSearchQuery,
-        response: { 200: successEnvelope(z.array(recipient)) },
+        response: { 200: successEnvelope(recipientList) },
       },
     },
     async (request) => ok(await searchRecipients(app.ctx, callerId(request), request.query.query)),
@@ -53,7 +32,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['transfers'],
         summary: 'The latest distinct recipients of one of your accounts',
         params: z.object({ accountNumber: z.string() }),
-        response: { 200: successEnvelope(z.array(recipient)) },
+        response: { 200: successEnvelope(recipientList) },
       },
     },
     async (request) => ok(await listRecentRecipients(app.ctx, callerId(request), request.params.accountNumber)),

@@ -1,14 +1,5 @@
+import type { AccountSummary } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
-
-export interface AccountSummary {
-  _id: string;
-  accountNumber: string;
-  accountType: 'personal' | 'business';
-  accountHolderName: string;
-  businessName: string | null;
-  userName: string;
-  accountEmail: string;
-}
 
 export function findUserByEmail(db: Db, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();

@@ -1,4 +1,4 @@
-import { messages, type RegisterBody } from '@kestrel/shared';
+import { messages, type RegisterBody, type UserProfile } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -59,7 +59,7 @@ export async function registerUser(ctx: AppContext, body: RegisterBody, ip: stri
 }
 
 /** GET /v1/user/:userId — only the caller themself; anyone else is told it does not exist. */
-export async function getUserProfile(ctx: AppContext, callerId: string, userId: string) {
+export async function getUserProfile(ctx: AppContext, callerId: string, userId: string): Promise<UserProfile> {
   if (callerId !== userId) throw notFound('User not found');
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound('User not found');
@@ -73,7 +73,7 @@ export async function getUserProfile(ctx: AppContext, callerId: string, userId: 
     isEmailVerified: user.isEmailVerified,
     isAccountHolder: accounts.length > 0,
     accounts,
-    createdAt: user.createdAt,
+    createdAt: user.createdAt.toISOString(),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Currency } from '@kestrel/shared';
+import { recipientList, transferResult, type TransferInput } from '@kestrel/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { http, segment } from '../../lib/http.ts';
@@ -10,44 +10,8 @@ import { transactionKeys } from '../transactions/api.ts';
  * and the transfer itself. Server calls and their query keys live here.
  */
 
-// ---- Response shapes (the API's route schemas) ----
-
-/** A possible recipient: only what a sender needs to recognise the account. */
-export interface Recipient {
-  _id: string;
-  accountNumber: string;
-  accountType: string;
-  accountHolderName: string;
-  businessName: string | null;
-  userName: string;
-  /** Present only when the search text was exactly this e-mail. */
-  accountEmail?: string;
-  /** Present only when the search text was exactly this phone number. */
-  accountPhone?: string;
-}
-
-export interface TransferInput {
-  userId: string | undefined;
-  /** The sender's user name. */
-  debitAccountKey: string;
-  /** The recipient's user name. */
-  creditAccountKey: string;
-  currency: Currency;
-  /** Major units as exact decimal text, e.g. '25.50'. */
-  balance: string;
-  tpin: string;
-}
-
-export interface TransferResult {
-  transactionId: string;
-  amount: number;
-  currency: string;
-  debitAccountKey: string;
-  creditAccountKey: string;
-  /** The sender's balance in this currency after the transfer (major units). */
-  balance: number;
-  transactionAt: string;
-}
+// Request and response shapes are the contracts in @kestrel/shared.
+export type { Recipient, TransferInput, TransferResult } from '@kestrel/shared';
 
 // ---- Query keys ----
 
@@ -67,7 +31,7 @@ export function useRecipientSearch(query: string) {
   const trimmed = query.trim();
   return useQuery({
     queryKey: transferKeys.search(trimmed),
-    queryFn: async ({ signal }) => (await http.get<Recipient[]>(searchPath(trimmed), { signal })).data,
+    queryFn: async ({ signal }) => (await http.get(searchPath(trimmed), recipientList, { signal })).data,
     enabled: trimmed !== '',
     // Keep the last answer on screen while the next one loads, so the list does not flash empty per keystroke.
     placeholderData: keepPreviousData,
@@ -81,7 +45,7 @@ export function useRecentRecipients(accountNumber: string | undefined) {
   return useQuery({
     queryKey: transferKeys.recent(accountNumber ?? ''),
     queryFn: async ({ signal }) =>
-      (await http.get<Recipient[]>(`/v1/account/transfer_balance/recent/${segment(accountNumber ?? '')}`, { signal })).data,
+      (await http.get(`/v1/account/transfer_balance/recent/${segment(accountNumber ?? '')}`, recipientList, { signal })).data,
     enabled: Boolean(accountNumber),
   });
 }
@@ -95,7 +59,7 @@ export function useRecipient(userName: string) {
   return useQuery({
     queryKey: transferKeys.recipient(userName),
     queryFn: async ({ signal }) => {
-      const matches = (await http.get<Recipient[]>(searchPath(userName), { signal })).data;
+      const matches = (await http.get(searchPath(userName), recipientList, { signal })).data;
       const wanted = userName.toLowerCase();
       return matches.find((match) => match.userName.toLowerCase() === wanted) ?? null;
     },
@@ -147,7 +111,7 @@ export function useTransferBalance() {
     mutationFn: async ({ body }: { body: TransferInput; sender: { _id: string; accountNumber: string } }) => {
       const transfer = JSON.stringify([body.debitAccountKey, body.creditAccountKey, body.currency, body.balance]);
       if (pending.current?.transfer !== transfer) pending.current = { transfer, key: newIdempotencyKey() };
-      const { data } = await http.post<TransferResult>('/v1/account/transfer_balance', body, {
+      const { data } = await http.post('/v1/account/transfer_balance', body, transferResult, {
         headers: { 'Idempotency-Key': pending.current.key },
       });
       return data;

@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
@@ -21,8 +21,10 @@ import { dataRoutes } from './modules/data/data.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { findLiveSession } from './modules/sessions/sessions.repository.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
+import { isOperator } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 
 export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -35,6 +37,8 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** The built web app; served with a history fallback when it exists. */
   webDist?: string;
+  /** Sees every route as it is registered (the route-table guard test walks them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Log paths whose values must never reach a log line. */
@@ -58,8 +62,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.nodeEnv === 'production',
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
-  const ctx: AppContext = { config, db, mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom), log: app.log };
+  const ctx: AppContext = {
+    config,
+    db,
+    mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom),
+    log: app.log,
+    // The route guards (http/guards.ts) look callers up through these, never by importing modules.
+    callers: { findSession: (token) => findLiveSession(db, token), isOperator: (userId) => isOperator(db, userId) },
+  };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
 

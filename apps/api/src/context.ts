@@ -3,12 +3,23 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Mailer } from './modules/mail/mailer.ts';
 
+/**
+ * How the route guards (http/guards.ts) learn who is calling. app.ts wires these to the
+ * sessions and users modules, so the http layer never imports a feature module.
+ */
+export interface CallerLookup {
+  /** The live session behind a token, or undefined when unknown, expired or revoked. */
+  findSession(token: string): Promise<{ id: string; userId: string } | undefined>;
+  isOperator(userId: string): Promise<boolean>;
+}
+
 /** What route handlers and services need from the running process. */
 export interface AppContext {
   config: Config;
   db: Db;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  callers: CallerLookup;
 }
 
 declare module 'fastify' {
@@ -16,7 +27,7 @@ declare module 'fastify' {
     ctx: AppContext;
   }
   interface FastifyRequest {
-    /** Set by the authenticate pre-handler. */
+    /** Set by the requireUser / requireOperator guards. */
     auth: { userId: string; sessionId: string } | null;
   }
 }

@@ -11,7 +11,7 @@ import {
 } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -22,7 +22,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/account/create',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       // Per address; generous enough for an office behind one NAT (sign-up is limited separately).
       config: { rateLimit: { max: 60, timeWindow: '1 hour' } },
       schema: {
@@ -41,7 +41,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/account/upload-image',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 120, timeWindow: '1 hour' } },
       schema: {
         tags: ['accounts'],
@@ -69,7 +69,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:accountId/identity-images/:imageId',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "An identity document image; only the account's owner and operators may see it",
@@ -90,7 +90,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:key/summary',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "The dashboard's counters for one of the caller's accounts",
@@ -105,7 +105,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:key',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "One of the caller's accounts by id, account number or user name",

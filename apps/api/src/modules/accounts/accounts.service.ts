@@ -18,19 +18,18 @@ import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../h
 import type { UploadedFile } from '../../http/multipart.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { hashSecret } from '../auth/passwords.ts';
+import { hashSecret } from '../../security/passwords.ts';
 import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
 import { detectImage, removeUploads, saveUpload, storedUploadPath, uploadDirectory, type DetectedImage } from '../uploads/uploads.ts';
 import { findUserById } from '../users/users.repository.ts';
+import { findOwnedAccount, type OwnedAccount } from '../../http/ownership.ts';
 import { nextAccountNumber } from './account-number.ts';
 import {
   countAccountTransactions,
-  findOwnedAccount,
   findVisibleIdentityDocument,
   insertAccount,
   insertIdentityDocuments,
   listIdentityDocuments,
-  type OwnedAccount,
 } from './accounts.repository.ts';
 
 export const MAX_IDENTITY_IMAGES = 10;
@@ -134,7 +133,7 @@ export async function createAccount(ctx: AppContext, callerId: string, body: Cre
 }
 
 async function ownedAccountOr404(ctx: AppContext, callerId: string, key: string): Promise<OwnedAccount> {
-  const account = await findOwnedAccount(ctx.db, callerId, key);
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, key);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   return account;
 }

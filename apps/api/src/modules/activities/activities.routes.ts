@@ -1,6 +1,6 @@
 import { activitiesQuery, activityGroupList } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { listActivities } from './activities.service.ts';
 
@@ -8,7 +8,7 @@ export const activitiesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/activities',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "An account's latest activities (at most 200), grouped by day, newest first; owner only",

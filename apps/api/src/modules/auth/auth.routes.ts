@@ -1,6 +1,6 @@
 import { loginBody, loginResult, noData } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { authenticate } from '../../http/authenticate.ts';
+import { requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { unauthorized } from '../../http/errors.ts';
@@ -24,7 +24,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/logout',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: { tags: ['auth'], summary: 'Revoke the session behind the token', response: { 200: successEnvelope(noData) } },
     },
     async (request) => {

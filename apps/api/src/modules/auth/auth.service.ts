@@ -3,8 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, listUserAccounts } from '../users/users.repository.ts';
-import { burnVerificationTime, verifySecret } from './passwords.ts';
-import { createSession, revokeSession } from './sessions.repository.ts';
+import { burnVerificationTime, verifySecret } from '../../security/passwords.ts';
+import { createSession, revokeSession } from '../sessions/sessions.repository.ts';
 
 /** Failed logins allowed per e-mail, and per address, within the window. */
 export const LOGIN_LIMITS = { perEmail: 10, perIp: 50, windowMinutes: 15 } as const;

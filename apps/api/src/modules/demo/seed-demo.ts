@@ -2,7 +2,7 @@ import { asCents, createAccountBody, formatMoney, type AmountCents, type CreateA
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { hashSecret } from '../auth/passwords.ts';
+import { hashSecret } from '../../security/passwords.ts';
 import { openAccount } from '../accounts/accounts.service.ts';
 import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
 

@@ -5,15 +5,8 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
 
-/** Operators only; anyone else gets the same 404 as an unknown route would. */
-async function assertOperator(ctx: AppContext, userId: string): Promise<void> {
-  const user = await ctx.db.selectFrom('users').select('isOperator').where('id', '=', userId).executeTakeFirst();
-  if (!user?.isOperator) throw notFound();
-}
-
-/** Accounts with identity documents and an unverified identity, oldest upload first. */
-export async function listPendingIdentityReviews(ctx: AppContext, operatorId: string): Promise<IdentityReview[]> {
-  await assertOperator(ctx, operatorId);
+/** Accounts with identity documents and an unverified identity, oldest upload first. Behind requireOperator. */
+export async function listPendingIdentityReviews(ctx: AppContext): Promise<IdentityReview[]> {
   const rows = await ctx.db
     .selectFrom('accounts')
     .innerJoin('identityDocuments', 'identityDocuments.accountId', 'accounts.id')
@@ -45,9 +38,8 @@ export async function listPendingIdentityReviews(ctx: AppContext, operatorId: st
   return [...reviews.values()];
 }
 
-/** Marks the identity verified; only for an account that has uploaded documents. */
+/** Marks the identity verified; only for an account that has uploaded documents. Behind requireOperator. */
 export async function verifyAccountIdentity(ctx: AppContext, operatorId: string, accountId: string, ip: string): Promise<void> {
-  await assertOperator(ctx, operatorId);
   await inTransaction(ctx.db, async (trx) => {
     const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!account) throw notFound('Account not available!', 'account_not_found');

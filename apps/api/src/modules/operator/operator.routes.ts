@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { identityReviewList, verifyIdentityParams, verifyIdentityResult } from '@kestrel/shared';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireOperator } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { listPendingIdentityReviews, verifyAccountIdentity } from './identity-review.service.ts';
@@ -10,20 +10,20 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/identity-reviews',
     {
-      preHandler: authenticate,
+      preHandler: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Accounts whose identity documents wait for review (operators only)',
         response: { 200: successEnvelope(identityReviewList) },
       },
     },
-    async (request) => ok(await listPendingIdentityReviews(app.ctx, callerId(request))),
+    async () => ok(await listPendingIdentityReviews(app.ctx)),
   );
 
   app.post(
     '/operator/accounts/:accountId/identity/verify',
     {
-      preHandler: authenticate,
+      preHandler: requireOperator,
       schema: {
         tags: ['operator'],
         summary: "Mark an account's identity as verified after reviewing its documents (operators only)",

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { successEnvelope, transactionGroupList, transactionListParams, transactionListQuery } from '@kestrel/shared';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { ok } from '../../http/envelope.ts';
 import { listAccountTransactions, TRANSACTION_LIST_LIMIT } from './transactions.service.ts';
 
@@ -8,7 +8,7 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/transaction/account/:accountNumber',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['transactions'],
         summary: `Transactions of one of your accounts, newest first, grouped by day (latest ${TRANSACTION_LIST_LIMIT})`,

@@ -2,7 +2,7 @@ import { asCents, asCurrency, centsToMajor, messages, TRANSACTION_LIST_LIMIT, ty
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
-import { findOwnedAccountByNumber } from '../transfers/transfers.repository.ts';
+import { findOwnedAccount } from '../../http/ownership.ts';
 
 export { TRANSACTION_LIST_LIMIT };
 
@@ -12,7 +12,7 @@ export { TRANSACTION_LIST_LIMIT };
  * involved and whether each was debited or credited.
  */
 export async function listAccountTransactions(ctx: AppContext, callerId: string, accountNumber: string, limit = TRANSACTION_LIST_LIMIT): Promise<TransactionGroup[]> {
-  const account = await findOwnedAccountByNumber(ctx.db, callerId, accountNumber);
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
 
   const rows = await sql<{

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { messages, type Recipient } from '@kestrel/shared';
-import { findOwnedAccountByNumber, recentRecipients } from './transfers.repository.ts';
+import { findOwnedAccount, ownedBy } from '../../http/ownership.ts';
+import { recentRecipients } from './transfers.repository.ts';
 
 export const SEARCH_RESULT_LIMIT = 20;
 export const RECENT_RECIPIENT_LIMIT = 10;
@@ -37,9 +38,7 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
         ...(byName ? [eb(eb.fn('lower', ['accountHolderName']), 'like', byName), eb(eb.fn('lower', ['businessName']), 'like', byName)] : []),
       ]),
     )
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('accountUsers').select('accountUsers.accountId').whereRef('accountUsers.accountId', '=', 'accounts.id').where('accountUsers.userId', '=', callerId))),
-    )
+    .where((eb) => eb.not(ownedBy({ userId: callerId })(eb)))
     .orderBy('accountHolderName')
     .orderBy('accountNumber')
     .limit(SEARCH_RESULT_LIMIT)
@@ -61,7 +60,7 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
 }
 
 export async function listRecentRecipients(ctx: AppContext, callerId: string, accountNumber: string): Promise<Recipient[]> {
-  const account = await findOwnedAccountByNumber(ctx.db, callerId, accountNumber);
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   const rows = await recentRecipients(ctx.db, account.id, RECENT_RECIPIENT_LIMIT);
   return rows.map((row) => ({

@@ -1,7 +1,7 @@
 import { recipientList, recipientSearchQuery, transferBody, transferMessages, transferResult } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
@@ -12,7 +12,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/search',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
         tags: ['transfers'],
@@ -27,7 +27,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/transfer_balance/recent/:accountNumber',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['transfers'],
         summary: 'The latest distinct recipients of one of your accounts',
@@ -41,7 +41,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/account/transfer_balance',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
       schema: {
         tags: ['transfers'],

@@ -29,3 +29,9 @@ export async function listUserAccounts(db: Db, userId: string): Promise<AccountS
     .execute();
   return rows.map(({ id, ...rest }) => ({ _id: id, ...rest }));
 }
+
+/** Whether this user may use the operator routes. */
+export async function isOperator(db: Db, userId: string): Promise<boolean> {
+  const user = await db.selectFrom('users').select('isOperator').where('id', '=', userId).executeTakeFirst();
+  return user?.isOperator === true;
+}

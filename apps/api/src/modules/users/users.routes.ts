@@ -1,6 +1,6 @@
 import { messages, noData, registerBody, registerResult, sendVerificationBody, userParams, userProfile, verifyEmailBody } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
@@ -30,7 +30,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:userId',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['users'],
         summary: 'The signed-in user with their accounts',
@@ -44,7 +44,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/send-verification-code',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
       schema: {
         tags: ['users'],

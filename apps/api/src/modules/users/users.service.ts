@@ -2,8 +2,8 @@ import { messages, type RegisterBody, type UserProfile } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { hashSecret } from '../auth/passwords.ts';
-import { createSession } from '../auth/sessions.repository.ts';
+import { hashSecret } from '../../security/passwords.ts';
+import { createSession } from '../sessions/sessions.repository.ts';
 import { findUserById, listUserAccounts } from './users.repository.ts';
 import { sendVerificationMail } from './verification.service.ts';
 

@@ -26,7 +26,7 @@ import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { accountDisplayName } from '../../accounts/account-name.ts';
-import { usePortalUser } from '../../portal/portal-user.ts';
+import { usePortalUser } from '../../../lib/portal-user.ts';
 import type { Account } from '../../accounts/api.ts';
 import { useRecipient, useSenderAccount, useTransferBalance, type Recipient, type TransferResult } from '../api.ts';
 import { transferPaths, WALLET_AREA } from '../areas.ts';

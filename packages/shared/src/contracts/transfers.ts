@@ -66,6 +66,7 @@ export const recipientSearchQuery = z.object({
 });
 export type RecipientSearchQuery = z.input<typeof recipientSearchQuery>;
 
+/** GET /v1/recipients/{userName}: one account by its exact user name (case-insensitive). */
 export const recipientParams = z.object({ userName: z.string().trim().min(1).max(100) });
 
 /** A possible recipient: only what a sender needs to recognise the account. */

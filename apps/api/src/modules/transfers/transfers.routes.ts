@@ -1,11 +1,11 @@
-import { recipientList, recipientSearchQuery, transferBody, transferMessages, transferResult } from '@kestrel/shared';
+import { recipient, recipientList, recipientParams, recipientSearchQuery, transferBody, transferMessages, transferResult } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import { ok, successEnvelope } from '../../http/envelope.ts';
+import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
-import { listRecentRecipients, searchRecipients } from './recipients.service.ts';
+import { findRecipient, listRecentRecipients, searchRecipients } from './recipients.service.ts';
 import { transferBalance } from './transfers.service.ts';
 
 export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -17,11 +17,29 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['transfers'],
         summary: 'Find a recipient by account number, e-mail, phone, user name or name',
+        description:
+          'Exact account number, e-mail, phone or user name matches come first, then matches by name (at most 20). ' +
+          'Send the current account as accountNumber to leave it out; your other accounts are found like anyone else\'s.',
         querystring: recipientSearchQuery,
         response: { 200: successEnvelope(recipientList) },
       },
     },
-    async (request) => ok(await searchRecipients(app.ctx, callerId(request), request.query.query)),
+    async (request) => ok(await searchRecipients(app.ctx, request.query.query, request.query.accountNumber)),
+  );
+
+  app.get(
+    '/recipients/:userName',
+    {
+      preHandler: requireUser,
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['transfers'],
+        summary: 'One recipient by exact user name (case-insensitive), for the transfer form',
+        params: recipientParams,
+        response: { 200: successEnvelope(recipient), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await findRecipient(app.ctx, request.params.userName)),
   );
 
   app.get(

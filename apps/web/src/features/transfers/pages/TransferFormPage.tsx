@@ -170,7 +170,24 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
           </Link>
         }
       >
-        <p>No other account has the user name “{recipientUserName}”.</p>
+        <p>No account has the user name “{recipientUserName}”.</p>
+      </CenteredStatus>
+    );
+  }
+  if (to.accountNumber === from.accountNumber) {
+    // Another of the user's own accounts is a fine recipient; the account sending is not.
+    return (
+      <CenteredStatus
+        icon={<AlertCircleIcon />}
+        tone="neutral"
+        title={transferMessages.sameAccount}
+        actions={
+          <Link to={searchPath} className={buttonClasses('primary', 'lg')}>
+            Search recipients
+          </Link>
+        }
+      >
+        <p>“{to.userName}” is the account you are sending from. Switch accounts or choose another recipient.</p>
       </CenteredStatus>
     );
   }
@@ -187,6 +204,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
     transfer.mutate(
       {
         sender: from,
+        recipient: to,
         body: {
           userId: user._id,
           debitAccountKey: from.userName,

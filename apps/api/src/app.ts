@@ -10,9 +10,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
+import { publicConfig } from '@kestrel/shared';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Db } from './db/database.ts';
+import { ok, successEnvelope } from './http/envelope.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
@@ -141,6 +143,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return reply.status(503).send({ status: 'error', error: 'Database unreachable', code: 'not_ready' });
     }
   });
+
+  app.get(
+    '/v1/config',
+    {
+      schema: {
+        tags: ['platform'],
+        summary: "The web app's public settings",
+        security: [],
+        response: { 200: successEnvelope(publicConfig) },
+      },
+    },
+    async () => ok({ marketingUrl: config.marketingUrl }),
+  );
 
   await app.register(
     async (v1) => {

@@ -7,6 +7,8 @@ const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
+  /** Where the login page's logo bar links (the spec: the marketing site). */
+  MARKETING_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SMTP_URL: z.string().min(1).optional(),
@@ -25,6 +27,7 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  marketingUrl: string;
   databaseUrl: string | undefined;
   dataDir: string;
   smtpUrl: string | undefined;
@@ -49,10 +52,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // DATA_DIR means the directory the command was typed in, as it does for `npm start`.
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), settings.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  const publicUrl = (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/$/, '');
   return {
     port: settings.PORT,
     host: settings.HOST,
-    publicUrl: (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/$/, ''),
+    publicUrl,
+    // Without a marketing site of its own, the product's public address is its public page.
+    marketingUrl: settings.MARKETING_URL ?? `${publicUrl}/`,
     databaseUrl: settings.DATABASE_URL,
     dataDir,
     smtpUrl: settings.SMTP_URL,

@@ -4,6 +4,7 @@ export * from './money.ts';
 export * from './card.ts';
 export * from './dates.ts';
 export * from './contracts/common.ts';
+export * from './contracts/config.ts';
 export * from './contracts/auth.ts';
 export * from './contracts/users.ts';
 export * from './contracts/accounts.ts';

@@ -19,7 +19,8 @@ import { RootLayout } from './RootLayout.tsx';
 /*
  * The route table: one line per page. A feature adds its page to exactly one list.
  *
- * Protected pages of the spec still to come (each arrives with its feature):
+ * Protected pages of the spec still to come (each arrives with its feature; until then the
+ * side navigation's links to them show 'Page Not Found' inside the portal shell):
  *   /deposit, /withdraw, /withdraw/bank, /bank/withdraw/new, /payment-request,
  *   /payment-request/new, /payment-request/details/:id, /invoice, /payments,
  *   /payment/details/:paymentId,
@@ -57,7 +58,12 @@ export const routes: RouteObject[] = [
       { element: <PublicOnly />, children: signedOutPages },
       ...publicPages,
       { element: <RequireAuth />, children: [{ element: <PortalGate />, children: protectedPages }] },
-      { path: '*', element: <NotFoundPage /> },
+      // Any other path, the side navigation's pages still to come included: 'Page Not Found'
+      // inside the portal shell for a signed-in user, a bare one for a visitor.
+      {
+        element: <RequireAuth signedOut={<NotFoundPage />} />,
+        children: [{ element: <PortalGate />, children: [{ path: '*', element: <NotFoundPage inPortal /> }] }],
+      },
     ],
   },
 ];

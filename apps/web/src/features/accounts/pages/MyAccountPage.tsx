@@ -1,4 +1,4 @@
-import { formatDate, formatDateTime, messages, PRODUCT_NAME, uiText } from '@kestrel/shared';
+import { formatDateTime, messages, PRODUCT_NAME, uiText } from '@kestrel/shared';
 import { useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router';
@@ -106,7 +106,7 @@ function BasicInfo({ account }: { account: Account }) {
           <Detail label={t.userName}>{account.userName}</Detail>
           <Detail label={t.email}>{account.accountEmail}</Detail>
           <Detail label={t.phone}>{account.accountPhone}</Detail>
-          <Detail label={t.since}>{formatDate(account.createdAt)}</Detail>
+          <Detail label={t.since}>{formatDateTime(account.createdAt)}</Detail>
         </dl>
       </Card>
 

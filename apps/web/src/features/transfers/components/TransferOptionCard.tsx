@@ -68,8 +68,8 @@ export function TransferOptionLink({ to, ...content }: OptionContent & { to: str
 }
 
 /**
- * A transfer type on /fund-transfer that is not available yet. It is drawn as unavailable
- * (aria-disabled) and a press only repeats 'Comming Soon!' as a toast, as the spec has it.
+ * A transfer type on /fund-transfer that is not available yet. It is drawn as unavailable,
+ * with 'Comming Soon!' in its description, and a press only shows that as a toast (the spec).
  */
 export function TransferOptionButton({ onClick, ...content }: OptionContent & { onClick: () => void }) {
   const titleId = useId();
@@ -78,7 +78,6 @@ export function TransferOptionButton({ onClick, ...content }: OptionContent & { 
     <button
       type="button"
       onClick={onClick}
-      aria-disabled="true"
       aria-labelledby={titleId}
       aria-describedby={descriptionId}
       className={unavailableCardClasses}

@@ -278,15 +278,19 @@ export const identityImageList = z.array(identityImage);
 export const balanceEntry = z.object({ currency: currencyCode, amount: majorUnits });
 export type Balance = z.infer<typeof balanceEntry>;
 
-/** GET /v1/account/{accountId | accountNumber | userName}: the spec's Account, owner only. */
-export const accountView = z.object({
+/** What names an account to people: the fields every account-shaped answer starts with. */
+export const accountIdentity = z.object({
   _id: z.string(),
   accountNumber: z.string(),
   accountType: z.enum(ACCOUNT_TYPES),
   accountHolderName: z.string(),
   businessName: z.string().nullable(),
-  companyName: z.string().nullable(),
   userName: z.string(),
+});
+
+/** GET /v1/account/{accountId | accountNumber | userName}: the spec's Account, owner only. */
+export const accountView = accountIdentity.extend({
+  companyName: z.string().nullable(),
   accountEmail: z.string(),
   accountPhone: z.string(),
   createdAt: z.string(),

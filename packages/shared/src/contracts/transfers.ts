@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ACCOUNT_TYPES, CURRENCIES, TPIN_LENGTH } from '../constants.ts';
+import { CURRENCIES, TPIN_LENGTH } from '../constants.ts';
 import { messages } from '../messages.ts';
 import { amountCents } from '../money.ts';
+import { accountIdentity } from './accounts.ts';
 import { currencyCode, majorUnits } from './common.ts';
 
 export const transferMessages = {
@@ -70,13 +71,7 @@ export type RecipientSearchQuery = z.input<typeof recipientSearchQuery>;
 export const recipientParams = z.object({ userName: z.string().trim().min(1).max(100) });
 
 /** A possible recipient: only what a sender needs to recognise the account. */
-export const recipient = z.object({
-  _id: z.string(),
-  accountNumber: z.string(),
-  accountType: z.enum(ACCOUNT_TYPES),
-  accountHolderName: z.string(),
-  businessName: z.string().nullable(),
-  userName: z.string(),
+export const recipient = accountIdentity.extend({
   accountEmail: z.string().optional().describe('Only present when the query was this exact e-mail'),
   accountPhone: z.string().optional().describe('Only present when the query was this exact phone number'),
 });

@@ -1,16 +1,8 @@
 import { z } from 'zod';
-import { ACCOUNT_TYPES } from '../constants.ts';
+import { accountIdentity } from './accounts.ts';
 
 /** One of the user's accounts, as GET /v1/user/{userId} lists them. */
-export const userAccountSummary = z.object({
-  _id: z.string(),
-  accountNumber: z.string(),
-  accountType: z.enum(ACCOUNT_TYPES),
-  accountHolderName: z.string(),
-  businessName: z.string().nullable(),
-  userName: z.string(),
-  accountEmail: z.string(),
-});
+export const userAccountSummary = accountIdentity.extend({ accountEmail: z.string() });
 export type AccountSummary = z.infer<typeof userAccountSummary>;
 export type AccountType = AccountSummary['accountType'];
 

@@ -158,36 +158,26 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
   }
   const from = sender.data;
   const to = recipient.data;
-  if (!to) {
+  // No such recipient, or the account sending: nothing to fill in, back to the search.
+  const problem = !to
+    ? { title: transferMessages.recipientNotFound, text: `No account has the user name “${recipientUserName}”.` }
+    : to.accountNumber === from.accountNumber
+      ? // Another of the user's own accounts is a fine recipient; the account sending is not.
+        { title: transferMessages.sameAccount, text: `“${to.userName}” is the account you are sending from. Switch accounts or choose another recipient.` }
+      : undefined;
+  if (!to || problem) {
     return (
       <CenteredStatus
         icon={<AlertCircleIcon />}
         tone="neutral"
-        title={transferMessages.recipientNotFound}
+        title={problem?.title ?? transferMessages.recipientNotFound}
         actions={
           <Link to={searchPath} className={buttonClasses('primary', 'lg')}>
             Search recipients
           </Link>
         }
       >
-        <p>No account has the user name “{recipientUserName}”.</p>
-      </CenteredStatus>
-    );
-  }
-  if (to.accountNumber === from.accountNumber) {
-    // Another of the user's own accounts is a fine recipient; the account sending is not.
-    return (
-      <CenteredStatus
-        icon={<AlertCircleIcon />}
-        tone="neutral"
-        title={transferMessages.sameAccount}
-        actions={
-          <Link to={searchPath} className={buttonClasses('primary', 'lg')}>
-            Search recipients
-          </Link>
-        }
-      >
-        <p>“{to.userName}” is the account you are sending from. Switch accounts or choose another recipient.</p>
+        <p>{problem?.text}</p>
       </CenteredStatus>
     );
   }

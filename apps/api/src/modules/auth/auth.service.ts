@@ -1,4 +1,4 @@
-import { messages, type LoginBody } from '@kestrel/shared';
+import { messages, type LoginBody, type LoginResult } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -31,7 +31,7 @@ async function assertNotThrottled(ctx: AppContext, email: string, ip: string): P
  * Checks the password and opens a session. An unknown e-mail and a wrong password get
  * the same status, body and (roughly) the same time.
  */
-export async function login(ctx: AppContext, body: LoginBody, ip: string, userAgent?: string) {
+export async function login(ctx: AppContext, body: LoginBody, ip: string, userAgent?: string): Promise<LoginResult> {
   const email = body.email.trim().toLowerCase();
   await assertNotThrottled(ctx, email, ip);
   const user = await findUserByEmail(ctx.db, email);

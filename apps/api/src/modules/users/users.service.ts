@@ -12,7 +12,7 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   return e.code === '23505' && e.constraint === constraint;
 }
 
-export interface RegisterResult {
+export interface Registration {
   userId: string;
   token: string;
   mailSent: boolean;
@@ -22,7 +22,7 @@ export interface RegisterResult {
  * Creates the user and signs them in. The verification mail is sent after the commit;
  * if it fails the user still exists and can ask for another from the portal.
  */
-export async function registerUser(ctx: AppContext, body: RegisterBody, ip: string, userAgent?: string): Promise<RegisterResult> {
+export async function registerUser(ctx: AppContext, body: RegisterBody, ip: string, userAgent?: string): Promise<Registration> {
   const passwordHash = await hashSecret(body.password);
   let userId: string;
   try {

@@ -159,7 +159,7 @@ test.describe('recipients, resends and own accounts', () => {
     await expect(page.getByRole('heading', { name: transferMessages.sameAccount })).toBeVisible();
   });
 
-  test('unbuilt and unknown pages keep the portal shell; bank cards look unavailable @phone', async ({ page, request }) => {
+  test('unbuilt and unknown pages keep the portal shell; bank cards look unavailable; the logo bar links to MARKETING_URL @phone', async ({ page, request }) => {
     const { sender: holder } = await peopleFor(request);
     await signInAs(page, holder);
     for (const path of ['/deposit', '/payments', '/withdraw', '/payment-request', '/invoice', '/payment-gateway', `/no-such-page-${uniqueId()}`]) {
@@ -175,5 +175,11 @@ test.describe('recipients, resends and own accounts', () => {
     await expect(home.bankOption).toContainText(messages.portal.comingSoon);
     await expect(home.walletOption).not.toContainText(messages.portal.comingSoon);
     await screenshot(page, 'fund-transfer-home');
+
+    // The login page's logo bar links to MARKETING_URL (here the default: the public address).
+    await page.context().clearCookies();
+    await page.goto('/login');
+    const origin = new URL(page.url()).origin;
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Kestrel' })).toHaveAttribute('href', `${origin}/`);
   });
 });

@@ -3,6 +3,62 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/*
+ * Import rules (ARCHITECTURE.md, "Layers"). Feature folders are ordered from the bottom up:
+ * a feature may import the features before it in its list, never one after it, so folder
+ * cycles cannot come back. eslint-rules.test.ts proves the rules fire on planted imports.
+ */
+
+/** apps/api/src/modules, bottom up. */
+export const API_MODULE_ORDER = [
+  'ledger',
+  'audit',
+  'uploads',
+  'mail',
+  'sessions',
+  'activities',
+  'users',
+  'auth',
+  'accounts',
+  'transfers',
+  'transactions',
+  'operator',
+  'demo',
+  'data',
+];
+
+/** apps/web/src/features, bottom up (portal is the shell that composes the others). */
+export const WEB_FEATURE_ORDER = ['auth', 'accounts', 'transactions', 'transfers', 'dashboard', 'portal'];
+
+const forbid = (folders, message) => ({
+  group: folders.flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`, `**/${folder}/*`]),
+  message,
+});
+
+/** One config block per feature: it may not import the features at or above it (other than itself). */
+function layeredFeatures(root, order, what) {
+  return order.map((name, index) => {
+    const above = order.slice(index + 1);
+    return {
+      files: [`${root}/${name}/**/*.{ts,tsx}`],
+      ignores: ['**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...(above.length > 0
+                ? [forbid(above.map((folder) => (root.endsWith('modules') ? `modules/${folder}` : `features/${folder}`)).concat(above), `${what} '${name}' may only import ${what}s below it (${order.slice(0, index).join(', ') || 'none'}); see ARCHITECTURE.md`)]
+                : []),
+              ...(root.startsWith('apps/web') ? [forbid(['app'], 'Features do not import the app shell (apps/web/src/app); see ARCHITECTURE.md')] : []),
+            ],
+          },
+        ],
+      },
+    };
+  });
+}
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/test-results/**', 'e2e/playwright-report/**'] },
   js.configs.recommended,
@@ -21,6 +77,29 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  // ---- Layers ----
+  {
+    files: ['packages/shared/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/*', '**/apps/**', '@kestrel/shared'], message: 'The shared package imports nothing from the apps (and itself only relatively); see ARCHITECTURE.md' }] }],
+    },
+  },
+  {
+    files: ['apps/api/src/http/**/*.ts', 'apps/api/src/db/**/*.ts', 'apps/api/src/security/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/*', '**/modules/**'], message: 'http/, db/ and security/ sit below the feature modules and never import them; hand what they need in through the app context; see ARCHITECTURE.md' }] }],
+    },
+  },
+  ...layeredFeatures('apps/api/src/modules', API_MODULE_ORDER, 'module'),
+  {
+    files: ['apps/web/src/lib/**/*.{ts,tsx}', 'apps/web/src/components/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/*', '**/features/**', '**/app/*', '**/app/**'], message: 'lib/ and components/ are shared by every feature and import none of them; see ARCHITECTURE.md' }] }],
+    },
+  },
+  ...layeredFeatures('apps/web/src/features', WEB_FEATURE_ORDER, 'feature'),
   {
     // Tests read loosely-typed JSON bodies.
     files: ['**/*.test.ts', 'apps/api/test/**/*.ts', 'e2e/**/*.ts'],

@@ -1,6 +1,7 @@
 import { messages, transferMessages } from '@kestrel/shared';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, registerViaApi, screenshot, test, uniqueId, uniquePhone } from '../fixtures.ts';
+import type { Page } from '@playwright/test';
+import { expect, loginThroughForm, screenshot, test, uniqueId } from '../fixtures.ts';
+import { balanceOf, freshPair, holderViaApi, TPIN, type Holder } from '../wallet.ts';
 import { FundTransferHomePage, headerBalanceButton, RecipientSearchPage, TransactionsPage, TransferFormPage } from '../pages/transfer.page.ts';
 
 /*
@@ -9,80 +10,6 @@ import { FundTransferHomePage, headerBalanceButton, RecipientSearchPage, Transac
  * gets a small float from demo bob: demo alice's US$ 5,000.00 is asserted by the accounts
  * journey, which may run at the same time, so her balance is left alone.
  */
-
-const TPIN = '2468';
-const OPENING_FLOAT = '40.00';
-
-interface Holder {
-  email: string;
-  password: string;
-  token: string;
-  holderName: string;
-  userName: string;
-  accountNumber: string;
-  accountEmail: string;
-  accountPhone: string;
-}
-
-const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-/** A verified user with one personal USD account (TPIN 2468), made through the API. */
-async function holderViaApi(request: APIRequestContext, role: string): Promise<Holder> {
-  const user = await registerViaApi(request);
-  const id = uniqueId(role);
-  const holder = {
-    holderName: `${role === 'payee' ? 'Rowan' : 'Sasha'} Quill-${id}`,
-    userName: id,
-    accountEmail: `${id}@wallet.example.test`,
-    accountPhone: uniquePhone(),
-  };
-  const response = await request.post('/v1/account/create', {
-    headers: auth(user.token),
-    data: {
-      users: [{ userId: user.userId, tpin: TPIN }],
-      accountHolderName: holder.holderName,
-      userName: holder.userName,
-      accountEmail: holder.accountEmail,
-      accountPhone: holder.accountPhone,
-      accountType: 'personal',
-      identity: { type: 'passport', number: `E2E-${id}` },
-      dateOfBirth: '1991-03-14',
-      address: { street: '1 Test Street', city: 'Portland', state: 'OR', zipCode: '97201', country: 'US' },
-      balance: [{ currency: 'USD' }],
-      notificationPreference: 'email',
-      occupation: 'Tester',
-      annualIncome: '50000',
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const { accountNumber } = (await response.json()).data as { accountNumber: string };
-  return { email: user.email, password: user.password, token: user.token, accountNumber, ...holder };
-}
-
-async function loginViaApi(request: APIRequestContext, email: string, password: string): Promise<string> {
-  const response = await request.post('/v1/auth/login', { data: { email, password } });
-  expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()).data.token as string;
-}
-
-async function balanceOf(request: APIRequestContext, holder: Holder): Promise<number | undefined> {
-  const response = await request.get(`/v1/account/${holder.accountNumber}`, { headers: auth(holder.token) });
-  expect(response.status()).toBe(200);
-  const { balance } = (await response.json()).data as { balance: { currency: string; amount: number }[] };
-  return balance.find((entry) => entry.currency === 'USD')?.amount;
-}
-
-/** A sender holding US$ 40.00 (sent by demo bob through the API) and an empty recipient. */
-async function freshPair(request: APIRequestContext): Promise<{ sender: Holder; recipient: Holder }> {
-  const [sender, recipient] = [await holderViaApi(request, 'payer'), await holderViaApi(request, 'payee')];
-  const funderToken = await loginViaApi(request, demo.bob.email, DEMO_PASSWORD);
-  const funding = await request.post('/v1/account/transfer_balance', {
-    headers: { ...auth(funderToken), 'Idempotency-Key': `e2e-float-${sender.userName}` },
-    data: { debitAccountKey: demo.bob.userName, creditAccountKey: sender.userName, currency: 'USD', balance: OPENING_FLOAT, tpin: DEMO_TPIN },
-  });
-  expect(funding.status(), await funding.text()).toBe(200);
-  return { sender, recipient };
-}
 
 /** The page's content fits the screen: nothing pushes it sideways. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
 import { inTransaction } from '../src/db/transaction.ts';
 import { luhnCheckDigit } from '../src/modules/accounts/account-number.ts';
-import { hashSecret } from '../src/modules/auth/passwords.ts';
-import { createSession } from '../src/modules/auth/sessions.repository.ts';
+import { hashSecret } from '../src/security/passwords.ts';
+import { createSession } from '../src/modules/sessions/sessions.repository.ts';
 import { newTransactionId, SYSTEM_ACCOUNTS } from '../src/modules/ledger/ledger.service.ts';
 
 /**

@@ -7,12 +7,14 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { publicConfig } from '@kestrel/shared';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { isDatabaseReachable } from './db/availability.ts';
 import type { Db } from './db/database.ts';
+import { ok, successEnvelope } from './http/envelope.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
 import { createLogger } from './logger.ts';
 import { registerHardening } from './http/hardening.ts';
@@ -25,8 +27,10 @@ import { invoicesRoutes } from './modules/invoices/invoices.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { findLiveSession } from './modules/sessions/sessions.repository.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
+import { isOperator } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 
@@ -42,6 +46,8 @@ export interface BuildAppOptions {
   loggerInstance?: FastifyBaseLogger;
   /** The built web app; served with a history fallback when it exists. */
   webDist?: string;
+  /** Sees every route as it is registered (the route-table guard test walks them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole server without listening, so tests can drive it over real HTTP or inject. */
@@ -53,12 +59,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const counters = config.redisUrl
     ? redisCounters(config.redisUrl, (error) => app.log.warn({ err: error }, 'rate-limit counters: Redis unreachable'))
     : postgresCounters(db);
   app.addHook('onClose', () => counters.close());
-  const ctx: AppContext = { config, db, mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom), log: app.log, counters };
+  const ctx: AppContext = {
+    config,
+    db,
+    mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom),
+    log: app.log,
+    counters,
+    // The route guards (http/guards.ts) look callers up through these, never by importing modules.
+    callers: { findSession: (token) => findLiveSession(db, token), isOperator: (userId) => isOperator(db, userId) },
+  };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
 
@@ -128,6 +143,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (await isDatabaseReachable(db, 1_000)) return { status: 'ok' };
     return reply.status(503).header('retry-after', '1').send({ status: 'error', error: 'Database unreachable', code: 'not_ready' });
   });
+
+  app.get(
+    '/v1/config',
+    {
+      schema: {
+        tags: ['platform'],
+        summary: "The web app's public settings",
+        security: [],
+        response: { 200: successEnvelope(publicConfig) },
+      },
+    },
+    async () => ok({ marketingUrl: config.marketingUrl }),
+  );
 
   await app.register(
     async (v1) => {

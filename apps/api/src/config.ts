@@ -9,6 +9,8 @@ const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
+  /** Where the login page's logo bar links (the spec: the marketing site). */
+  MARKETING_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   /** PostgreSQL only: see "When the database goes away" in the README. */
@@ -51,6 +53,7 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  marketingUrl: string;
   databaseUrl: string | undefined;
   databaseTimeouts: DatabaseTimeouts;
   /** How long start-up waits for an unreachable database before giving up. */
@@ -82,10 +85,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // DATA_DIR means the directory the command was typed in, as it does for `npm start`.
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), settings.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  const publicUrl = (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/$/, '');
   return {
     port: settings.PORT,
     host: settings.HOST,
-    publicUrl: (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/$/, ''),
+    publicUrl,
+    // Without a marketing site of its own, the product's public address is its public page.
+    marketingUrl: settings.MARKETING_URL ?? `${publicUrl}/`,
     databaseUrl: settings.DATABASE_URL,
     databaseTimeouts: {
       connectMs: settings.DATABASE_CONNECT_TIMEOUT_MS,

@@ -4,6 +4,16 @@ import type { Db } from './db/database.ts';
 import type { RateCounters } from './http/rate-limit.ts';
 import type { Mailer } from './modules/mail/mailer.ts';
 
+/**
+ * How the route guards (http/guards.ts) learn who is calling. app.ts wires these to the
+ * sessions and users modules, so the http layer never imports a feature module.
+ */
+export interface CallerLookup {
+  /** The live session behind a token, or undefined when unknown, expired or revoked. */
+  findSession(token: string): Promise<{ id: string; userId: string } | undefined>;
+  isOperator(userId: string): Promise<boolean>;
+}
+
 /** What route handlers and services need from the running process. */
 export interface AppContext {
   config: Config;
@@ -12,6 +22,7 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Shared rate-limit counters; absent (CLIs, some tests) means PostgreSQL through `db`. */
   counters?: RateCounters;
+  callers: CallerLookup;
 }
 
 declare module 'fastify' {
@@ -19,7 +30,7 @@ declare module 'fastify' {
     ctx: AppContext;
   }
   interface FastifyRequest {
-    /** Set by the authenticate pre-handler. */
+    /** Set by the requireUser / requireOperator guards. */
     auth: { userId: string; sessionId: string } | null;
   }
 }

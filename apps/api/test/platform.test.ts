@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { messages } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
 import { acquireDirectoryLock, DataDirectoryBusyError } from '../src/db/directory-lock.ts';
 import { api, testConfig, testDatabase, testServer } from './harness.ts';
 import { createUser } from './factories.ts';
@@ -12,6 +13,17 @@ describe('the platform', () => {
   it('answers /healthz and /readyz', async () => {
     expect((await api('GET', '/healthz')).body).toEqual({ status: 'ok' });
     expect((await api('GET', '/readyz')).body).toEqual({ status: 'ok' });
+  });
+
+  it('serves the public web settings: MARKETING_URL, by default the public address', async () => {
+    const server = await testServer();
+    const response = await api('GET', '/v1/config');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'success', data: { marketingUrl: server.config.marketingUrl } });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-config-'));
+    expect(loadConfig({ DATA_DIR: dataDir, SECRET_KEY: 'x'.repeat(64) }).marketingUrl).toBe('http://localhost:3000/');
+    expect(loadConfig({ DATA_DIR: dataDir, SECRET_KEY: 'x'.repeat(64), MARKETING_URL: 'https://www.kestrel.example/' }).marketingUrl).toBe('https://www.kestrel.example/');
+    expect(() => loadConfig({ DATA_DIR: dataDir, SECRET_KEY: 'x'.repeat(64), MARKETING_URL: 'not a url' })).toThrow(/MARKETING_URL/);
   });
 
   it('sends the security headers', async () => {
@@ -44,6 +56,15 @@ describe('the platform', () => {
     for (const route of ['/v1/auth/login', '/v1/user/register', '/v1/account/transfer_balance', '/data/v1/countries']) {
       expect(Object.keys(response.body.paths)).toContain(route);
     }
+    // Responses are documented from the shared contracts, not only requests.
+    const transfer = response.body.paths['/v1/account/transfer_balance'].post;
+    const answer = transfer.responses['200'].content['application/json'].schema;
+    expect(Object.keys(answer.properties.data.properties)).toEqual(
+      expect.arrayContaining(['transactionId', 'amount', 'currency', 'debitAccountKey', 'creditAccountKey', 'balance', 'transactionAt']),
+    );
+    expect(transfer.requestBody.content['application/json'].schema.properties.balance).toBeTruthy();
+    const recipient = response.body.paths['/v1/recipients/{userName}'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(recipient.properties.data.properties)).toEqual(expect.arrayContaining(['_id', 'accountNumber', 'userName']));
     const docs = await api('GET', '/v1/docs/');
     expect(docs.status).toBe(200);
   });

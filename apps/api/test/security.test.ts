@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { messages } from '@kestrel/shared';
+import { asCents, messages } from '@kestrel/shared';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs } from 'kysely';
@@ -14,7 +14,7 @@ import type { AppContext } from '../src/context.ts';
 import type { Db } from '../src/db/database.ts';
 import { accountNumberValid } from '../src/modules/accounts/account-number.ts';
 import { login } from '../src/modules/auth/auth.service.ts';
-import { hashToken } from '../src/modules/auth/tokens.ts';
+import { hashToken } from '../src/security/tokens.ts';
 import { transferBalance } from '../src/modules/transfers/transfers.service.ts';
 import { createAccount, createUser, fundAccount, registerBodyFor, type TestAccount } from './factories.ts';
 import { api, testConfig, testServer } from './harness.ts';
@@ -282,7 +282,7 @@ describe('issue 8: security hardening', () => {
       for (let i = 0; i < 5; i++) await api('POST', '/v1/account/transfer_balance', { token: user.token, body: { ...transfer, tpin: wrongTpin } });
     };
     const ctx: AppContext = { ...server.app.ctx, db: beforeFirstTransaction(server.db, lockBeforeMovement) };
-    await expect(transferBalance(ctx, user.userId, transfer, undefined, '127.0.0.1')).rejects.toMatchObject({ statusCode: 423, code: 'tpin_locked' });
+    await expect(transferBalance(ctx, user.userId, { ...transfer, balance: asCents(100) }, undefined, '127.0.0.1')).rejects.toMatchObject({ statusCode: 423, code: 'tpin_locked' });
 
     const balance = await api('GET', `/v1/account/${sender.accountNumber}`, { token: user.token });
     expect(balance.body.data.balance).toEqual([{ currency: 'USD', amount: 99 }]);

@@ -19,8 +19,8 @@ export const TPIN_LOCK_MINUTES = 30;
 export const MINIMUM_AGE_YEARS = 16;
 export const PASSWORD_MIN_LENGTH = 8;
 
-/** Fees set at account creation: fixed 0, percentage 2 (document 1, section 9). */
-export const DEFAULT_ACCOUNT_FEE = { fixed: 0, percentage: 2 } as const;
+/** Fees set at account creation: fixed 0 (in cents), percentage 2 (a percent of the amount; document 1, section 9). */
+export const DEFAULT_ACCOUNT_FEE = { fixedCents: 0, percent: 2 } as const;
 export const TRANSFER_FEE_PERCENT_LABEL = '0.00%';
 
 export const BALANCE_VISIBLE_MS = 5000;

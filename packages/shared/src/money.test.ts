@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centsToDecimalString, centsToMajor, formatAmountWithCode, formatMoney, MAX_AMOUNT_CENTS, parseAmount } from './money.ts';
+import { z } from 'zod';
+import { amountCents, asCents, centsToDecimalString, centsToMajor, formatMoney, majorToCents, MAX_AMOUNT_CENTS, parseAmount } from './money.ts';
 
 describe('parseAmount', () => {
   it.each([
@@ -37,12 +38,12 @@ describe('parseAmount', () => {
 
   it('refuses anything above the maximum', () => {
     expect(parseAmount(centsToDecimalString(MAX_AMOUNT_CENTS))).toEqual({ ok: true, cents: MAX_AMOUNT_CENTS });
-    expect(parseAmount(centsToDecimalString(MAX_AMOUNT_CENTS + 1))).toEqual({ ok: false, reason: 'range' });
+    expect(parseAmount(centsToDecimalString(asCents(MAX_AMOUNT_CENTS + 1)))).toEqual({ ok: false, reason: 'range' });
   });
 
   it('round-trips every cent value through text and through a JSON number', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: MAX_AMOUNT_CENTS }), (cents) => {
+      fc.property(fc.integer({ min: 1, max: MAX_AMOUNT_CENTS }).map(asCents), (cents) => {
         expect(parseAmount(centsToDecimalString(cents))).toEqual({ ok: true, cents });
         expect(parseAmount(centsToMajor(cents))).toEqual({ ok: true, cents });
       }),
@@ -53,11 +54,51 @@ describe('parseAmount', () => {
 
 describe('formatting', () => {
   it('shows US$ with grouping and two decimals', () => {
-    expect(formatMoney(500000)).toBe('US$ 5,000.00');
-    expect(formatMoney(1)).toBe('US$ 0.01');
-    expect(formatMoney(123456789)).toBe('US$ 1,234,567.89');
+    expect(formatMoney(asCents(500000), 'USD')).toBe('US$ 5,000.00');
+    expect(formatMoney(asCents(1), 'USD')).toBe('US$ 0.01');
+    expect(formatMoney(asCents(123456789), 'USD')).toBe('US$ 1,234,567.89');
+    expect(formatMoney(asCents(-1250), 'USD')).toBe('US$ -12.50');
   });
   it('shows the header balance as amount then code', () => {
-    expect(formatAmountWithCode(250000, 'USD')).toBe('2,500.00 USD');
+    expect(formatMoney(asCents(250000), 'USD', { style: 'code' })).toBe('2,500.00 USD');
+    expect(formatMoney(asCents(0), 'USD', { style: 'code' })).toBe('0.00 USD');
+  });
+});
+
+describe('amountCents schema', () => {
+  const schema = amountCents('Amount is required!', 'bad amount');
+  const messageOf = (input: unknown) => {
+    const result = schema.safeParse(input);
+    return result.success ? result.data : result.error.issues.map((issue) => issue.message).join(' | ');
+  };
+  it('turns decimal text and JSON numbers into integer cents', () => {
+    expect(messageOf('12.50')).toBe(1250);
+    expect(messageOf(' 0.29 ')).toBe(29);
+    expect(messageOf(0.29)).toBe(29); // 0.29 * 100 is 28.999999999999996
+    expect(messageOf(1234567.89)).toBe(123456789);
+  });
+  it('refuses empty, zero, negative, more than two decimals and over the maximum', () => {
+    expect(messageOf('')).toBe('Amount is required!');
+    expect(messageOf(undefined)).toBe('Amount is required!');
+    for (const bad of ['0', 0, '-1', -1, '1.234', 0.001, 'abc', centsToDecimalString(asCents(MAX_AMOUNT_CENTS + 1))]) {
+      expect(messageOf(bad)).toBe('bad amount');
+    }
+  });
+  it('composes into object schemas with the parsed type', () => {
+    const body = z.object({ balance: schema });
+    expect(body.parse({ balance: '7.05' })).toEqual({ balance: 705 });
+  });
+});
+
+describe('majorToCents (amounts the API sends)', () => {
+  it('is exact and accepts zero and negative values', () => {
+    expect(majorToCents(0.29)).toBe(29);
+    expect(majorToCents(4974.5)).toBe(497450);
+    expect(majorToCents(0)).toBe(0);
+    expect(majorToCents(-12.5)).toBe(-1250);
+  });
+  it('refuses what is not whole cents', () => {
+    expect(majorToCents(0.001)).toBeUndefined();
+    expect(majorToCents(Number.NaN)).toBeUndefined();
   });
 });

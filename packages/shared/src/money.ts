@@ -1,18 +1,38 @@
-import { CURRENCY_PREFIX, type Currency } from './constants.ts';
+import { z } from 'zod';
+import { CURRENCIES, CURRENCY_PREFIX, type Currency } from './constants.ts';
 
 /**
  * Money is an integer number of minor units (cents). 123.45 USD is 12345.
  * Conversion happens only at the edges, by exact decimal parsing of text; never by
  * multiplying a float.
  */
+declare const centsBrand: unique symbol;
+/**
+ * An integer number of cents. Branded so a major-unit number (12.5) cannot be passed where
+ * cents are meant: a value becomes `Cents` only through `parseAmount`/`amountCents` (exact
+ * decimal parsing) or `asCents` (an integer that already is cents, e.g. a bigint column).
+ */
+export type Cents = number & { readonly [centsBrand]: 'Cents' };
+/**
+ * Integer cents inside the ledger's own arithmetic (sums, negated postings, bigint columns).
+ * Every `Cents` is one; turn one back into `Cents` with `asCents` before converting it to
+ * major units or formatting it.
+ */
 export type AmountCents = number;
 
+/** An integer that already counts cents (a database column, a sum of cents) as `Cents`. */
+export function asCents(value: number | bigint | string): Cents {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`Not a whole number of cents: ${String(value)}`);
+  return n as Cents;
+}
+
 /** Largest amount we accept: keeps every sum well inside Number.MAX_SAFE_INTEGER and bigint columns. */
-export const MAX_AMOUNT_CENTS: AmountCents = 1_000_000_000_00; // one billion major units
+export const MAX_AMOUNT_CENTS = asCents(1_000_000_000_00); // one billion major units
 
 const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/;
 
-export type ParseResult = { ok: true; cents: AmountCents } | { ok: false; reason: 'format' | 'precision' | 'zero' | 'range' };
+export type ParseResult = { ok: true; cents: Cents } | { ok: false; reason: 'format' | 'precision' | 'zero' | 'range' };
 
 /**
  * Parses a major-unit amount ("12.5", "12.50", 12.5) into cents exactly.
@@ -39,11 +59,46 @@ export function parseAmount(input: string | number): ParseResult {
   const cents = Number(whole) * 100 + Number(fraction);
   if (cents === 0) return { ok: false, reason: 'zero' };
   if (cents > MAX_AMOUNT_CENTS) return { ok: false, reason: 'range' };
-  return { ok: true, cents };
+  return { ok: true, cents: cents as Cents };
+}
+
+/**
+ * A money amount in major units, as text ("12.50") or a JSON number (12.5), parsed once into
+ * integer `Cents` by exact decimal parsing. Empty is `requiredMessage`; more than two
+ * decimals, zero, negative, malformed or over MAX_AMOUNT_CENTS is `invalidMessage`.
+ * The API's request schemas and the web forms use this one schema, so everything after
+ * validation works on cents and never parses the amount again.
+ */
+export const amountCents = (requiredMessage: string, invalidMessage: string) =>
+  z
+    .union([z.string(), z.number()], { error: requiredMessage })
+    .transform((value, context): Cents => {
+      if (typeof value === 'string' && value.trim() === '') {
+        context.addIssue({ code: 'custom', message: requiredMessage });
+        return z.NEVER;
+      }
+      const parsed = parseAmount(value);
+      if (!parsed.ok) {
+        context.addIssue({ code: 'custom', message: invalidMessage });
+        return z.NEVER;
+      }
+      return parsed.cents;
+    });
+
+/**
+ * Major units → cents for amounts the API sends (balances, fees, transaction amounts): the
+ * same exact decimal parsing, but zero and negative values are fine here. Undefined when the
+ * number cannot be whole cents (more than two decimals, not finite).
+ */
+export function majorToCents(amount: number): Cents | undefined {
+  if (amount === 0) return 0 as Cents;
+  const parsed = parseAmount(Math.abs(amount));
+  if (!parsed.ok) return undefined;
+  return (amount < 0 ? -parsed.cents : parsed.cents) as Cents;
 }
 
 /** 12345 -> "123.45" (no grouping; for inputs and API payloads). */
-export function centsToDecimalString(cents: AmountCents): string {
+export function centsToDecimalString(cents: Cents): string {
   const negative = cents < 0;
   const abs = Math.abs(cents);
   const text = `${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
@@ -51,23 +106,31 @@ export function centsToDecimalString(cents: AmountCents): string {
 }
 
 /** 12345 -> 123.45, for JSON bodies that carry major units as numbers (the spec's shape). */
-export function centsToMajor(cents: AmountCents): number {
+export function centsToMajor(cents: Cents): number {
   return Number(centsToDecimalString(cents));
 }
 
 /** 123456 -> "1,234.56". */
-export function formatAmount(cents: AmountCents): string {
-  const [whole = '0', fraction = '00'] = centsToDecimalString(Math.abs(cents)).split('.');
+export function formatAmount(cents: Cents): string {
+  const [whole = '0', fraction = '00'] = centsToDecimalString(Math.abs(cents) as Cents).split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${cents < 0 ? '-' : ''}${grouped}.${fraction}`;
 }
 
-/** 500000, USD -> "US$ 5,000.00". */
-export function formatMoney(cents: AmountCents, currency: Currency = 'USD'): string {
-  return `${CURRENCY_PREFIX[currency]} ${formatAmount(cents)}`;
+/**
+ * The one money formatter. 500000, USD -> "US$ 5,000.00" (the spec's prefix form), or with
+ * `{ style: 'code' }` "5,000.00 USD" (the header balance button's form).
+ */
+export function formatMoney(cents: Cents, currency: Currency, options: { style?: 'prefix' | 'code' } = {}): string {
+  return options.style === 'code' ? `${formatAmount(cents)} ${currency}` : `${CURRENCY_PREFIX[currency]} ${formatAmount(cents)}`;
 }
 
-/** 500000, USD -> "5,000.00 USD" (the header balance button's form). */
-export function formatAmountWithCode(cents: AmountCents, currency: string): string {
-  return `${formatAmount(cents)} ${currency}`;
+export function isCurrency(value: string): value is Currency {
+  return (CURRENCIES as readonly string[]).includes(value);
+}
+
+/** A currency code read from storage or an answer. An unknown code is an error, never silently USD. */
+export function asCurrency(value: string): Currency {
+  if (!isCurrency(value)) throw new RangeError(`Unsupported currency: ${value}`);
+  return value;
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { messages } from '@kestrel/shared';
+import { messages, type ErrorBody } from '@kestrel/shared';
 import { isDatabaseUnavailable } from '../db/availability.ts';
 
 /**
@@ -31,12 +31,7 @@ export const unprocessable = (message: string, code = 'unprocessable') => new Ap
 export const tooManyRequests = (message: string = messages.generic.tooManyRequests, code = 'rate_limited') =>
   new AppError(429, code, message);
 
-export interface ErrorBody {
-  status: 'error';
-  error: string;
-  code: string;
-  fields?: Record<string, string>;
-}
+export type { ErrorBody };
 
 /** Turns "/address/city" into "address.city", the field key the forms use. */
 function fieldKey(instancePath: string, missingProperty?: unknown): string {

@@ -16,13 +16,16 @@ function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) =>
 /*
  * The route table: one line per page. A feature adds its page to exactly one list.
  *
- * Protected pages of the spec still to come (each arrives with its feature):
- *   /payment-request,
- *   /payment-request/new, /payment-request/details/:id, /payments,
+ * Protected pages of the spec still to come (each arrives with its feature; until then the
+ * side navigation's links to them show 'Page Not Found' inside the portal shell):
+ *   /payment-request, /payment-request/new, /payment-request/details/:id, /payments,
  *   /payment/details/:paymentId,
  *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new
  * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
  */
+
+/** The portal gate and shell around every signed-in page: a lazy chunk of its own. */
+const portalGate = lazyPage(() => import('../features/portal/components/PortalGate.tsx'), (gate) => gate.PortalGate);
 
 /** Signed-in pages: need the access cookie, pass the portal gate, render inside the shell. */
 const protectedPages: RouteObject[] = [
@@ -59,8 +62,13 @@ export const routes: RouteObject[] = [
     children: [
       { element: <PublicOnly />, children: signedOutPages },
       ...publicPages,
-      { element: <RequireAuth />, children: [{ ...lazyPage(() => import('../features/portal/components/PortalGate.tsx'), (gate) => gate.PortalGate), children: protectedPages }] },
-      { path: '*', element: <NotFoundPage /> },
+      { element: <RequireAuth />, children: [{ ...portalGate, children: protectedPages }] },
+      // Any other path, the side navigation's pages still to come included: 'Page Not Found'
+      // inside the portal shell for a signed-in user, a bare one for a visitor.
+      {
+        element: <RequireAuth signedOut={<NotFoundPage />} />,
+        children: [{ ...portalGate, children: [{ path: '*', element: <NotFoundPage inPortal /> }] }],
+      },
     ],
   },
 ];

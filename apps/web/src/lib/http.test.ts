@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { noData } from '@kestrel/shared';
+import { z } from 'zod';
 import { ApiError, errorMessage, http, onSessionRejected } from './http.ts';
+
+const anything = z.unknown();
 
 function answer(status: number, body: unknown): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -30,7 +34,7 @@ afterEach(() => {
 describe('http client', () => {
   it('unwraps a success envelope and sends JSON with the raw token', async () => {
     const fetchMock = stubFetch(answer(201, { status: 'success', message: 'Created', data: { _id: 'u1' } }));
-    const result = await http.post<{ _id: string }>('/v1/user/register', { email: 'a@b.co' }, { token: 'tok123' });
+    const result = await http.post('/v1/user/register', { email: 'a@b.co' }, z.object({ _id: z.string() }), { token: 'tok123' });
 
     expect(result).toEqual({ data: { _id: 'u1' }, message: 'Created', status: 201 });
     const [path, init] = fetchMock.mock.calls[0] ?? [];
@@ -44,7 +48,7 @@ describe('http client', () => {
 
   it('turns an error envelope into an ApiError with the server message, code and fields', async () => {
     stubFetch(answer(400, { status: 'error', error: 'Email is required', code: 'validation_failed', fields: { email: 'Email is required' } }));
-    const error = await failure(http.post('/v1/auth/login', {}, { auth: false }));
+    const error = await failure(http.post('/v1/auth/login', {}, noData, { auth: false }));
 
     expect(error.status).toBe(400);
     expect(error.code).toBe('validation_failed');
@@ -56,7 +60,7 @@ describe('http client', () => {
 
   it('rejects a 2xx answer that is not a success envelope', async () => {
     stubFetch(answer(200, { status: 'error', data: null }));
-    const error = await failure(http.get('/v1/anything', { auth: false }));
+    const error = await failure(http.get('/v1/anything', anything, { auth: false }));
 
     expect(error.code).toBe('invalid_response');
     expect(error.fromServer).toBe(false);
@@ -65,7 +69,7 @@ describe('http client', () => {
 
   it('reports a network failure as status 0, so callers show their fallback text', async () => {
     stubFetch(new TypeError('fetch failed'));
-    const error = await failure(http.get('/v1/anything', { auth: false }));
+    const error = await failure(http.get('/v1/anything', anything, { auth: false }));
 
     expect(error.status).toBe(0);
     expect(error.code).toBe('network_error');
@@ -74,7 +78,7 @@ describe('http client', () => {
 
   it('keeps the fallback when an error answer is not JSON', async () => {
     stubFetch(new Response('<html>Bad gateway</html>', { status: 502 }));
-    const error = await failure(http.get('/v1/anything', { auth: false }));
+    const error = await failure(http.get('/v1/anything', anything, { auth: false }));
 
     expect(error.status).toBe(502);
     expect(errorMessage(error, 'Sign-up Failed!')).toBe('Sign-up Failed!');
@@ -85,14 +89,32 @@ describe('http client', () => {
     const stop = onSessionRejected(rejected);
     try {
       stubFetch(answer(401, { status: 'error', error: 'Invalid email or password!', code: 'invalid_credentials' }));
-      await failure(http.post('/v1/auth/login', {}, { auth: false }));
+      await failure(http.post('/v1/auth/login', {}, noData, { auth: false }));
       expect(rejected).not.toHaveBeenCalled();
 
       stubFetch(answer(401, { status: 'error', error: 'Please log in to continue', code: 'unauthorized' }));
-      await failure(http.get('/v1/user/u1', { token: 'expired' }));
+      await failure(http.get('/v1/user/u1', anything, { token: 'expired' }));
       expect(rejected).toHaveBeenCalledTimes(1);
     } finally {
       stop();
+    }
+  });
+
+  it('logs contract drift loudly in development and still hands the data on', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      stubFetch(answer(200, { status: 'success', data: { _id: 42 } }));
+      const result = await http.get('/v1/user/u1', z.object({ _id: z.string() }), { auth: false });
+      expect(result.data).toEqual({ _id: 42 });
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(String(logged.mock.calls[0]?.[0])).toContain('[contract drift] /v1/user/u1');
+
+      logged.mockClear();
+      stubFetch(answer(200, { status: 'success', data: { _id: 'u1' } }));
+      await http.get('/v1/user/u1', z.object({ _id: z.string() }), { auth: false });
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
     }
   });
 });

@@ -1,3 +1,5 @@
+import { errorEnvelope } from '@kestrel/shared';
+import type { z } from 'zod';
 import { readCookie, COOKIE_NAMES } from './cookies.ts';
 
 /**
@@ -5,7 +7,10 @@ import { readCookie, COOKIE_NAMES } from './cookies.ts';
  *
  * - Sends JSON, and the raw access token as `Authorization: <token>` (the spec's form)
  *   unless `auth: false`.
- * - Unwraps the envelope `{ status: 'success', message?, data }`.
+ * - Unwraps the envelope `{ status: 'success', message?, data }`; `data` is typed by the
+ *   route's response schema from `@kestrel/shared`'s contracts. In development every answer
+ *   is also checked against that schema and drift is logged loudly (console.error), so a
+ *   server change that breaks the client shows up at once instead of as `undefined` later.
  * - Throws `ApiError` for everything else, so callers handle one error type.
  */
 
@@ -73,12 +78,7 @@ interface SuccessEnvelope {
   message?: string;
   data: unknown;
 }
-interface ErrorEnvelope {
-  status: 'error';
-  error: string;
-  code?: string;
-  fields?: Record<string, string>;
-}
+type ErrorEnvelope = z.infer<typeof errorEnvelope>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -89,7 +89,7 @@ function isSuccessEnvelope(value: unknown): value is SuccessEnvelope {
 }
 
 function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
-  return isRecord(value) && value.status === 'error' && typeof value.error === 'string';
+  return errorEnvelope.safeParse(value).success;
 }
 
 function stringRecord(value: unknown): Record<string, string> | undefined {
@@ -98,12 +98,21 @@ function stringRecord(value: unknown): Record<string, string> | undefined {
   return Object.fromEntries(entries);
 }
 
+/** A response contract: the zod schema of the route's `data`. */
+export type ResponseSchema<T> = z.ZodType<T>;
+
 /**
- * The response's data is typed by the caller: the API's route schemas guarantee the
- * shape, so the client checks the envelope and trusts its `data`.
+ * In development, checks `data` against the route's contract and reports drift loudly. In
+ * production the check is skipped (the server's serializer already enforces the same
+ * schema) and the data is passed on as typed.
  */
-function hasData<T>(envelope: SuccessEnvelope): envelope is SuccessEnvelope & { data: T } {
-  return 'data' in envelope;
+function checkedData<T>(path: string, schema: ResponseSchema<T>, data: unknown): T {
+  if (import.meta.env.DEV) {
+    const result = schema.safeParse(data);
+    if (!result.success) console.error(`[contract drift] ${path} answered data that does not match its response schema`, result.error.issues, data);
+  }
+  // The data itself is handed on as it came, so development and production behave alike.
+  return data as T;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -116,7 +125,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+export async function request<T>(path: string, schema: ResponseSchema<T>, options: RequestOptions = {}): Promise<ApiResult<T>> {
   const { method = 'GET', body, auth = true, signal } = options;
   const headers = new Headers(options.headers);
   headers.set('Accept', 'application/json');
@@ -143,8 +152,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const json = await readJson(response);
 
   if (response.ok) {
-    if (isSuccessEnvelope(json) && hasData<T>(json)) {
-      return { data: json.data, message: json.message, status: response.status };
+    if (isSuccessEnvelope(json)) {
+      return { data: checkedData(path, schema, json.data), message: json.message, status: response.status };
     }
     throw new ApiError({
       status: response.status,
@@ -160,7 +169,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (isErrorEnvelope(json)) {
     throw new ApiError({
       status: response.status,
-      code: json.code ?? 'error',
+      code: json.code,
       message: json.error,
       fields: stringRecord(json.fields),
       fromServer: true,
@@ -198,20 +207,26 @@ export async function requestBlob(path: string, options: Omit<RequestOptions, 'm
   }
   const json = await readJson(response);
   if (isErrorEnvelope(json)) {
-    throw new ApiError({ status: response.status, code: json.code ?? 'error', message: json.error, fields: stringRecord(json.fields), fromServer: true });
+    throw new ApiError({ status: response.status, code: json.code, message: json.error, fields: stringRecord(json.fields), fromServer: true });
   }
   throw new ApiError({ status: response.status, code: 'invalid_response', message: `The server answered ${response.status}.`, fromServer: false });
 }
 
 type NoBodyOptions = Omit<RequestOptions, 'method' | 'body'>;
 
-/** Shorthands: `http.get<User>('/v1/user/123')`, `http.post<Login>('/v1/auth/login', body, { auth: false })`. */
+/**
+ * Shorthands, each with the route's response schema from the contracts:
+ * `http.get('/v1/user/123', userProfile)`, `http.post('/v1/auth/login', body, loginResult, { auth: false })`.
+ */
 export const http = {
-  get: <T>(path: string, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'PUT', body }),
-  patch: <T>(path: string, body?: unknown, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'PATCH', body }),
-  delete: <T>(path: string, options?: NoBodyOptions) => request<T>(path, { ...options, method: 'DELETE' }),
+  get: <T>(path: string, schema: ResponseSchema<T>, options?: NoBodyOptions) => request(path, schema, { ...options, method: 'GET' }),
+  post: <T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: NoBodyOptions) =>
+    request(path, schema, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: NoBodyOptions) =>
+    request(path, schema, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body: unknown, schema: ResponseSchema<T>, options?: NoBodyOptions) =>
+    request(path, schema, { ...options, method: 'PATCH', body }),
+  delete: <T>(path: string, schema: ResponseSchema<T>, options?: NoBodyOptions) => request(path, schema, { ...options, method: 'DELETE' }),
   blob: (path: string, options?: NoBodyOptions) => requestBlob(path, options),
 };
 

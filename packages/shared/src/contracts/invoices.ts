@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseAmount } from '../money.ts';
+import { asCents, parseAmount, type Cents } from '../money.ts';
 
 /*
  * Invoices on the data host: POST /data/v1/invoice/create and GET /data/v1/invoice/user/{userId}
@@ -61,10 +61,11 @@ const invoiceFields = {
 };
 
 /** The exact total in cents, or undefined when the inputs are not valid. */
-export function invoiceTotalCents(unitPriceValue: string | number, quantityValue: number): number | undefined {
+export function invoiceTotalCents(unitPriceValue: string | number, quantityValue: number): Cents | undefined {
   const parsed = parseAmount(unitPriceValue);
   if (!parsed.ok || !Number.isSafeInteger(quantityValue)) return undefined;
-  return parsed.cents * quantityValue;
+  const total = parsed.cents * quantityValue;
+  return Number.isSafeInteger(total) ? asCents(total) : undefined;
 }
 
 const totalWithinLimit = (value: { unit_price: string | number; quantity: unknown }, ctx: z.RefinementCtx) => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CURRENCIES, WITHDRAW_COUNTRIES, WITHDRAW_STATUSES } from '../constants.ts';
 import { messages } from '../messages.ts';
-import { parseAmount } from '../money.ts';
-import { moneyAmount, tpinValue } from '../schemas/transfers.ts';
+import { amountCents, parseAmount } from '../money.ts';
+import { tpinValue } from './transfers.ts';
 
 /*
  * Bank withdrawals: POST /v1/bank-withdraw/create (the spec's body), the holder's list, and
@@ -113,7 +113,7 @@ export const createWithdrawalBody = z
     routingNumber: text('routingNumber').regex(/^\d{9}$/, withdrawMessages.routingNumberFormat),
     accountHolderName: text('accountHolderName'),
     currency: z.enum(CURRENCIES, { error: withdrawMessages.currencyInvalid }),
-    amount: moneyAmount(required('amount'), withdrawMessages.amountInvalid),
+    amount: amountCents(required('amount'), withdrawMessages.amountInvalid),
   })
   .strict()
   .superRefine(countryRules)

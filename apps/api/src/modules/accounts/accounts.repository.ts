@@ -1,13 +1,8 @@
-import { sql, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import type { AccountsTable } from '../../db/schema.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+import { isUuid, ownedBy } from '../../http/ownership.ts';
 
 export type NewAccountRow = Insertable<AccountsTable>;
 
@@ -21,27 +16,6 @@ export async function insertAccount(trx: Trx, row: NewAccountRow, ownerUserId: s
   return account;
 }
 
-/**
- * One of the caller's accounts, named by its id, its account number or its user name
- * (case-insensitive). Anyone else's account, or an unknown key, is undefined: the caller
- * cannot tell the two apart.
- */
-export function findOwnedAccount(db: Db | Trx, userId: string, key: string) {
-  return db
-    .selectFrom('accounts')
-    .innerJoin('accountUsers', 'accountUsers.accountId', 'accounts.id')
-    .selectAll('accounts')
-    .select(sql<string>`to_char(accounts.date_of_birth, 'YYYY-MM-DD')`.as('dateOfBirthText'))
-    .where('accountUsers.userId', '=', userId)
-    .where((eb) => {
-      // User names start with a letter and account numbers are all digits, so a key can name one kind only.
-      if (isUuid(key)) return eb('accounts.id', '=', key);
-      if (/^\d+$/.test(key)) return eb('accounts.accountNumber', '=', key);
-      return eb(eb.fn('lower', ['accounts.userName']), '=', key.toLowerCase());
-    })
-    .executeTakeFirst();
-}
-export type OwnedAccount = NonNullable<Awaited<ReturnType<typeof findOwnedAccount>>>;
 
 export function listIdentityDocuments(db: Db | Trx, accountId: string) {
   return db
@@ -66,17 +40,13 @@ export function findVisibleIdentityDocument(db: Db, userId: string, accountId: s
   return db
     .selectFrom('identityDocuments')
     .select(['identityDocuments.storedName', 'identityDocuments.mimeType', 'identityDocuments.sizeBytes'])
+    .innerJoin('accounts', 'accounts.id', 'identityDocuments.accountId')
     .where('identityDocuments.id', '=', imageId)
     .where('identityDocuments.accountId', '=', accountId)
     .where((eb) =>
       eb.or([
-        eb.exists(
-          eb
-            .selectFrom('accountUsers')
-            .select('accountUsers.userId')
-            .whereRef('accountUsers.accountId', '=', 'identityDocuments.accountId')
-            .where('accountUsers.userId', '=', userId),
-        ),
+        ownedBy({ userId })(eb),
+        // Operators review identity documents (the operator routes); the image link is the same.
         eb.exists(eb.selectFrom('users').select('users.id').where('users.id', '=', userId).where('users.isOperator', '=', true)),
       ]),
     )

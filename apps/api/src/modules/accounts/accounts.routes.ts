@@ -1,58 +1,28 @@
-import { ACCOUNT_TYPES, createAccountBody, CURRENCIES, IDENTITY_TYPES, messages, NOTIFICATION_PREFERENCES, uploadIdentityImageFields } from '@kestrel/shared';
+import {
+  accountCounters,
+  accountKeyParams,
+  accountView,
+  createAccountBody,
+  createdAccount,
+  identityImageList,
+  identityImageParams,
+  messages,
+  uploadIdentityImageFields,
+} from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import { accountSummary, createAccount, getAccount, MAX_IDENTITY_IMAGES, readIdentityImage, uploadIdentityImages } from './accounts.service.ts';
 
-const fee = z.object({ fixed: z.number().describe('US$'), percentage: z.number() });
-const identityImage = z.object({
-  _id: z.string(),
-  url: z.string().describe('Path of GET /v1/account/{accountId}/identity-images/{imageId}; send the Authorization header'),
-  createdAt: z.string(),
-});
-
-const accountView = z.object({
-  _id: z.string(),
-  accountNumber: z.string(),
-  accountType: z.enum(ACCOUNT_TYPES),
-  accountHolderName: z.string(),
-  businessName: z.string().nullable(),
-  companyName: z.string().nullable(),
-  userName: z.string(),
-  accountEmail: z.string(),
-  accountPhone: z.string(),
-  createdAt: z.string(),
-  balance: z.array(z.object({ currency: z.string().describe(`One of: ${CURRENCIES.join(', ')}`), amount: z.number().describe('Major units, e.g. 12.5') })),
-  identity: z.object({ type: z.enum(IDENTITY_TYPES), number: z.string(), isVerified: z.boolean() }),
-  identityImages: z.array(identityImage),
-  users: z.array(z.object({ userId: z.string() })),
-  dateOfBirth: z.string().describe('YYYY-MM-DD'),
-  address: z.object({ street: z.string(), city: z.string(), state: z.string(), zipCode: z.string(), country: z.string() }),
-  notificationPreference: z.enum(NOTIFICATION_PREFERENCES),
-  occupation: z.string(),
-  annualIncome: z.string(),
-  gatewayFee: fee,
-  paymentRequestFee: fee,
-});
-
-const createdAccount = z.object({ _id: z.string(), accountNumber: z.string(), accountEmail: z.string(), userName: z.string() });
-const summary = z.object({
-  totalPayments: z.number().int(),
-  successPayments: z.number().int(),
-  totalWithdraw: z.number().int(),
-  totalTransactions: z.number().int(),
-});
-const accountKey = z.object({ key: z.string().min(1).max(100).describe('Account id, account number or user name') });
-
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/account/create',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       // Per address; generous enough for an office behind one NAT (sign-up is limited separately).
       config: { rateLimit: { max: 60, timeWindow: '1 hour' } },
       schema: {
@@ -71,7 +41,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/account/upload-image',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 120, timeWindow: '1 hour' } },
       schema: {
         tags: ['accounts'],
@@ -80,7 +50,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
           'multipart/form-data with text fields accountId and/or accountNumber and 1 to 10 files in the field identityImage. ' +
           'Files must be JPEG, PNG, WebP or GIF by content (not by name), at most 5 MB each. Owner only.',
         consumes: ['multipart/form-data'],
-        response: { 200: successEnvelope(z.array(identityImage)), 400: errorEnvelope, 404: errorEnvelope, 413: errorEnvelope },
+        response: { 200: successEnvelope(identityImageList), 400: errorEnvelope, 404: errorEnvelope, 413: errorEnvelope },
       },
     },
     async (request) => {
@@ -99,11 +69,11 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:accountId/identity-images/:imageId',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "An identity document image; only the account's owner and operators may see it",
-        params: z.object({ accountId: z.string().max(100), imageId: z.string().max(100) }),
+        params: identityImageParams,
         response: { 200: z.unknown().describe('The image bytes (image/jpeg, image/png, image/webp or image/gif)'), 404: errorEnvelope },
       },
     },
@@ -120,12 +90,12 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:key/summary',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "The dashboard's counters for one of the caller's accounts",
-        params: accountKey,
-        response: { 200: successEnvelope(summary), 404: errorEnvelope },
+        params: accountKeyParams,
+        response: { 200: successEnvelope(accountCounters), 404: errorEnvelope },
       },
     },
     async (request) => ok(await accountSummary(app.ctx, callerId(request), request.params.key)),
@@ -135,11 +105,11 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:key',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "One of the caller's accounts by id, account number or user name",
-        params: accountKey,
+        params: accountKeyParams,
         response: { 200: successEnvelope(accountView), 404: errorEnvelope },
       },
     },

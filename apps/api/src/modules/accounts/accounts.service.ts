@@ -1,36 +1,40 @@
 import { readFile } from 'node:fs/promises';
-import { centsToMajor, DEFAULT_ACCOUNT_FEE, messages, type CreateAccountBody, type UploadIdentityImageFields } from '@kestrel/shared';
+import {
+  asCents,
+  asCurrency,
+  centsToMajor,
+  DEFAULT_ACCOUNT_FEE,
+  messages,
+  type Account,
+  type AccountCounters,
+  type CreateAccountBody,
+  type CreatedAccount,
+  type IdentityImage,
+  type UploadIdentityImageFields,
+} from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, isUniqueViolation, type Trx } from '../../db/transaction.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { hashSecret } from '../auth/passwords.ts';
+import { hashSecret } from '../../security/passwords.ts';
 import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
 import { processImageUpload, removeUploads, storedUploadPath, storeImage, uploadDirectory, type ProcessedImage } from '../uploads/uploads.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { countAccountWithdrawals } from '../withdrawals/withdrawals.repository.ts';
+import { findOwnedAccount, type OwnedAccount } from '../../http/ownership.ts';
 import { nextAccountNumber } from './account-number.ts';
 import {
   countAccountTransactions,
-  findOwnedAccount,
   findVisibleIdentityDocument,
   insertAccount,
   insertIdentityDocuments,
   listIdentityDocuments,
-  type OwnedAccount,
 } from './accounts.repository.ts';
 
 export const MAX_IDENTITY_IMAGES = 10;
 const IDENTITY_UPLOAD_AREA = 'identity';
-
-export interface CreatedAccount {
-  _id: string;
-  accountNumber: string;
-  accountEmail: string;
-  userName: string;
-}
 
 /** The database's unique indexes and the spec's answer for each (document 1, section 8). */
 const UNIQUE_FIELDS = [
@@ -85,10 +89,10 @@ export async function openAccount(trx: Trx, input: OpenAccountInput): Promise<Cr
       occupation: body.occupation,
       annualIncome: body.annualIncome,
       // The spec fixes both fees at creation: fixed 0, percentage 2.
-      gatewayFeeFixedCents: DEFAULT_ACCOUNT_FEE.fixed,
-      gatewayFeePercent: DEFAULT_ACCOUNT_FEE.percentage,
-      paymentRequestFeeFixedCents: DEFAULT_ACCOUNT_FEE.fixed,
-      paymentRequestFeePercent: DEFAULT_ACCOUNT_FEE.percentage,
+      gatewayFeeFixedCents: DEFAULT_ACCOUNT_FEE.fixedCents,
+      gatewayFeePercent: DEFAULT_ACCOUNT_FEE.percent,
+      paymentRequestFeeFixedCents: DEFAULT_ACCOUNT_FEE.fixedCents,
+      paymentRequestFeePercent: DEFAULT_ACCOUNT_FEE.percent,
       tpinHash: input.tpinHash,
     },
     input.ownerUserId,
@@ -130,7 +134,7 @@ export async function createAccount(ctx: AppContext, callerId: string, body: Cre
 }
 
 async function ownedAccountOr404(ctx: AppContext, callerId: string, key: string): Promise<OwnedAccount> {
-  const account = await findOwnedAccount(ctx.db, callerId, key);
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, key);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   return account;
 }
@@ -141,11 +145,11 @@ export function identityImageUrl(accountId: string, imageId: string): string {
 
 /** Fees are kept as fixed cents and a percentage; the API shows fixed in major units. */
 function feeView(fixedCents: number, percent: string) {
-  return { fixed: centsToMajor(fixedCents), percentage: Number(percent) };
+  return { fixed: centsToMajor(asCents(fixedCents)), percentage: Number(percent) };
 }
 
 /** GET /v1/account/{accountId | accountNumber | userName}: the spec's Account, owner only. */
-export async function getAccount(ctx: AppContext, callerId: string, key: string) {
+export async function getAccount(ctx: AppContext, callerId: string, key: string): Promise<Account> {
   const account = await ownedAccountOr404(ctx, callerId, key);
   const [balances, images, owners] = await Promise.all([
     walletBalances(ctx.db, account.id),
@@ -163,7 +167,7 @@ export async function getAccount(ctx: AppContext, callerId: string, key: string)
     accountEmail: account.accountEmail,
     accountPhone: account.accountPhone,
     createdAt: account.createdAt.toISOString(),
-    balance: balances.map((entry) => ({ currency: entry.currency, amount: centsToMajor(entry.amountCents) })),
+    balance: balances.map((entry) => ({ currency: asCurrency(entry.currency), amount: centsToMajor(asCents(entry.amountCents)) })),
     identity: { type: account.identityType, number: account.identityNumber, isVerified: account.identityVerified },
     identityImages: images.map((image) => ({
       _id: image.id,
@@ -180,14 +184,19 @@ export async function getAccount(ctx: AppContext, callerId: string, key: string)
     paymentRequestFee: feeView(account.paymentRequestFeeFixedCents, account.paymentRequestFeePercent),
   };
 }
-export type AccountView = Awaited<ReturnType<typeof getAccount>>;
 
 /**
  * PATCH /v1/account/upload-image. Every file is checked by its content before anything is
  * stored; the files are written under random names, then recorded in one transaction (and
  * removed again if that fails).
  */
-export async function uploadIdentityImages(ctx: AppContext, callerId: string, fields: UploadIdentityImageFields, files: UploadedFile[], ip: string) {
+export async function uploadIdentityImages(
+  ctx: AppContext,
+  callerId: string,
+  fields: UploadIdentityImageFields,
+  files: UploadedFile[],
+  ip: string,
+): Promise<IdentityImage[]> {
   const account = await ownedAccountOr404(ctx, callerId, fields.accountId || fields.accountNumber || '');
   // When both are sent they must name the same account.
   if (fields.accountId && fields.accountNumber && fields.accountNumber !== account.accountNumber) {
@@ -251,7 +260,7 @@ export async function readIdentityImage(ctx: AppContext, callerId: string, accou
 }
 
 /** GET /v1/account/{key}/summary: the dashboard's four counters. */
-export async function accountSummary(ctx: AppContext, callerId: string, key: string) {
+export async function accountSummary(ctx: AppContext, callerId: string, key: string): Promise<AccountCounters> {
   const account = await ownedAccountOr404(ctx, callerId, key);
   return {
     // Payments (gateway, checkout and payment-request payments) arrive with the payments

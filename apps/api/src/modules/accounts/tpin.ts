@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { verifySecret } from '../auth/passwords.ts';
+import { verifySecret } from '../../security/passwords.ts';
 
 export class TpinLockedError extends AppError {
   constructor(readonly lockedUntil: Date) {

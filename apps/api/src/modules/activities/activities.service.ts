@@ -1,29 +1,16 @@
-import { messages } from '@kestrel/shared';
+import { messages, type ActivityGroup } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
-import { findOwnedAccount } from '../accounts/accounts.repository.ts';
+import { findOwnedAccount } from '../../http/ownership.ts';
 import { latestActivities } from './activities.repository.ts';
 
 /** How many activities the list shows at most (the newest). */
 export const ACTIVITY_LIST_LIMIT = 200;
 
-export interface ActivityView {
-  _id: string;
-  name: string;
-  comment: string | null;
-  date: string;
-  account: string;
-}
-
-export interface ActivityGroup {
-  /** The UTC calendar day, YYYY-MM-DD. */
-  _id: string;
-  activities: ActivityView[];
-}
 
 /** GET /v1/activities?accountId=: the account's latest activities grouped by day, newest first. Owner only. */
 export async function listActivities(ctx: AppContext, callerId: string, accountKey: string, limit = ACTIVITY_LIST_LIMIT): Promise<ActivityGroup[]> {
-  const account = await findOwnedAccount(ctx.db, callerId, accountKey);
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountKey);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   const rows = await latestActivities(ctx.db, account.id, limit);
   const groups: ActivityGroup[] = [];

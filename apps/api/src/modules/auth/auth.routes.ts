@@ -1,7 +1,6 @@
-import { loginBody } from '@kestrel/shared';
+import { loginBody, loginResult, noData } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { authenticate } from '../../http/authenticate.ts';
+import { requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { unauthorized } from '../../http/errors.ts';
@@ -16,7 +15,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Sign in with e-mail and password',
         security: [],
         body: loginBody,
-        response: { 200: successEnvelope(z.object({ _id: z.string(), token: z.string(), accounts: z.array(z.string()) })) },
+        response: { 200: successEnvelope(loginResult) },
       },
     },
     async (request) => ok(await login(app.ctx, request.body, clientIp(request), request.headers['user-agent'])),
@@ -25,8 +24,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/logout',
     {
-      preHandler: authenticate,
-      schema: { tags: ['auth'], summary: 'Revoke the session behind the token', response: { 200: successEnvelope(z.null()) } },
+      preHandler: requireUser,
+      schema: { tags: ['auth'], summary: 'Revoke the session behind the token', response: { 200: successEnvelope(noData) } },
     },
     async (request) => {
       if (!request.auth) throw unauthorized();

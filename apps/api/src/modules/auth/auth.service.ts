@@ -1,12 +1,12 @@
-import { messages, type LoginBody } from '@kestrel/shared';
+import { messages, type LoginBody, type LoginResult } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
 import { countersOf, exceeded, type Limit } from '../../http/rate-limit.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, listUserAccounts } from '../users/users.repository.ts';
-import { burnVerificationTime, verifySecret } from './passwords.ts';
-import { createSession, revokeSession } from './sessions.repository.ts';
+import { burnVerificationTime, verifySecret } from '../../security/passwords.ts';
+import { createSession, revokeSession } from '../sessions/sessions.repository.ts';
 
 /**
  * Sign-in budgets (README, Security). Every attempt takes its place in the counts before
@@ -36,7 +36,7 @@ function loginLimits(ctx: AppContext, email: string, ip: string): Limit[] {
  * Checks the password and opens a session. An unknown e-mail and a wrong password get
  * the same status, body and (roughly) the same time.
  */
-export async function login(ctx: AppContext, body: LoginBody, ip: string, userAgent?: string) {
+export async function login(ctx: AppContext, body: LoginBody, ip: string, userAgent?: string): Promise<LoginResult> {
   const email = body.email.trim().toLowerCase();
   const limits = loginLimits(ctx, email, ip);
   // Counted atomically before the (slow) password check: a parallel burst cannot all see an old count.

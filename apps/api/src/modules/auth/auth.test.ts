@@ -2,7 +2,7 @@ import { messages } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { createUser } from '../../../test/factories.ts';
-import { hashToken } from './tokens.ts';
+import { hashToken } from '../../security/tokens.ts';
 
 describe('POST /v1/auth/login', () => {
   it('answers the spec shape: data {_id, token, accounts}', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/database.ts';
 import { migrate } from '../../db/migrate.ts';
-import { verifySecret } from '../auth/passwords.ts';
+import { verifySecret } from '../../security/passwords.ts';
 import { walletBalances } from '../ledger/ledger.service.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { accountNumberValid } from '../accounts/account-number.ts';

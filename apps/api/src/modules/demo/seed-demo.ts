@@ -1,8 +1,8 @@
-import { createAccountBody, formatMoney, type AmountCents, type CreateAccountInput } from '@kestrel/shared';
+import { asCents, createAccountBody, formatMoney, type AmountCents, type CreateAccountInput } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { hashSecret } from '../auth/passwords.ts';
+import { hashSecret } from '../../security/passwords.ts';
 import { openAccount } from '../accounts/accounts.service.ts';
 import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
 
@@ -120,7 +120,7 @@ export async function seedDemo(db: Db): Promise<DemoLogin[] | null> {
         tpin: DEMO_TPIN,
         accountNumber: account.accountNumber,
         userName: account.userName,
-        balance: formatMoney(holder.openingBalanceCents),
+        balance: formatMoney(asCents(holder.openingBalanceCents), 'USD'),
       });
     }
     return logins;

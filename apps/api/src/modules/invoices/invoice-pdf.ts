@@ -1,4 +1,4 @@
-import { formatInvoiceNumber, formatMoney, PRODUCT_NAME, type InvoiceDetailView } from '@kestrel/shared';
+import { asCents, asCurrency, formatInvoiceNumber, formatMoney, PRODUCT_NAME, type InvoiceDetailView } from '@kestrel/shared';
 import PDFDocument from 'pdfkit';
 
 /**
@@ -47,7 +47,7 @@ export function renderInvoicePdf(invoice: InvoiceDetailView, amounts: { unitPric
   for (const column of columns) doc.text(column.label, column.x + 4, tableTop, { width: column.w - 8, align: column.align });
   const rowTop = tableTop + 26;
   doc.font('Helvetica').fillColor('#334155');
-  const values = [invoice.details, String(invoice.quantity), formatMoney(amounts.unitPriceCents), formatMoney(amounts.totalCents)];
+  const values = [invoice.details, String(invoice.quantity), formatMoney(asCents(amounts.unitPriceCents), asCurrency(invoice.currency)), formatMoney(asCents(amounts.totalCents), asCurrency(invoice.currency))];
   let rowHeight = 14;
   columns.forEach((column, i) => {
     const value = values[i] ?? '';
@@ -57,7 +57,7 @@ export function renderInvoicePdf(invoice: InvoiceDetailView, amounts: { unitPric
   });
   const afterRow = rowTop + rowHeight + 10;
   doc.moveTo(left, afterRow).lineTo(left + width, afterRow).strokeColor('#cbd5e1').stroke();
-  doc.font('Helvetica-Bold').fontSize(12).fillColor('#0f172a').text(`Total due: ${formatMoney(amounts.totalCents)}`, left, afterRow + 12, { width, align: 'right' });
+  doc.font('Helvetica-Bold').fontSize(12).fillColor('#0f172a').text(`Total due: ${formatMoney(asCents(amounts.totalCents), asCurrency(invoice.currency))}`, left, afterRow + 12, { width, align: 'right' });
 
   doc.end();
   return done;

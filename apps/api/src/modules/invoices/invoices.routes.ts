@@ -1,7 +1,7 @@
 import { createInvoiceBody, invoiceDetailView, invoiceIdParams, invoiceMessages, invoiceUserParams, invoiceView } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { createInvoice, getInvoiceDetail, invoicePdf, listInvoices } from './invoices.service.ts';
 
@@ -13,7 +13,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/invoice/create',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
         tags: ['invoices'],
@@ -28,7 +28,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/invoice/user/:userId',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['invoices'],
         summary: 'Your invoices, newest first (userId must be your own; any other is 404)',
@@ -42,7 +42,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/invoice/:id',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['invoices'],
         summary: 'One of your invoices, with who issued it (the printable view)',
@@ -56,7 +56,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/invoice/:id/pdf',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['invoices'],
         summary: 'One of your invoices as a PDF download',

@@ -1,8 +1,8 @@
-import { centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceInput, type InvoiceDetailView, type InvoiceView } from '@kestrel/shared';
+import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceInput, type InvoiceDetailView, type InvoiceView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { isUuid } from '../accounts/accounts.repository.ts';
+import { isUuid } from '../../http/ownership.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { findUserInvoice, listUserInvoices, nextInvoiceNumber, type InvoiceRow } from './invoices.repository.ts';
 
@@ -20,9 +20,9 @@ export function invoiceView(row: InvoiceRow): InvoiceView {
     phone: row.phone,
     email: row.email,
     reciver: row.receiverName,
-    unit_price: centsToMajor(row.unitPriceCents),
+    unit_price: centsToMajor(asCents(row.unitPriceCents)),
     quantity: row.quantity,
-    totalPrice: centsToMajor(row.totalCents),
+    totalPrice: centsToMajor(asCents(row.totalCents)),
     currency: row.currency,
     details: row.details,
     userId: row.userId,

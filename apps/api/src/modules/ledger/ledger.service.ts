@@ -61,9 +61,29 @@ export class InsufficientFundsError extends AppError {
   }
 }
 
-/** Public transaction ids: "TNX" and 20 random base32-ish characters. */
+/** Crockford's base32: 32 symbols, no I, L, O or U, so an id read aloud or retyped stays unambiguous. */
+export const TRANSACTION_ID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const TRANSACTION_ID_CHARS = 16;
+
+/**
+ * Public transaction ids: "TNX" and 16 characters of a fixed 32-symbol alphabet, i.e. 80
+ * random bits (10 bytes, 5 bits per character), always exactly 19 characters long.
+ */
 export function newTransactionId(): string {
-  return `TNX${randomBytes(13).toString('base64url').replace(/[-_]/g, '').slice(0, 16).toUpperCase()}`;
+  const bytes = randomBytes((TRANSACTION_ID_CHARS * 5) / 8);
+  let bits = 0;
+  let buffered = 0;
+  let id = 'TNX';
+  for (const byte of bytes) {
+    buffered = (buffered << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      id += TRANSACTION_ID_ALPHABET[(buffered >> bits) & 31];
+    }
+    buffered &= (1 << bits) - 1;
+  }
+  return id;
 }
 
 function assertBalanced(input: LedgerTransactionInput): void {

@@ -1,18 +1,12 @@
+import type { IdentityReview } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
 
-/** Operators only; anyone else gets the same 404 as an unknown route would. */
-async function assertOperator(ctx: AppContext, userId: string): Promise<void> {
-  const user = await ctx.db.selectFrom('users').select('isOperator').where('id', '=', userId).executeTakeFirst();
-  if (!user?.isOperator) throw notFound();
-}
-
-/** Accounts with identity documents and an unverified identity, oldest upload first. */
-export async function listPendingIdentityReviews(ctx: AppContext, operatorId: string) {
-  await assertOperator(ctx, operatorId);
+/** Accounts with identity documents and an unverified identity, oldest upload first. Behind requireOperator. */
+export async function listPendingIdentityReviews(ctx: AppContext): Promise<IdentityReview[]> {
   const rows = await ctx.db
     .selectFrom('accounts')
     .innerJoin('identityDocuments', 'identityDocuments.accountId', 'accounts.id')
@@ -29,7 +23,7 @@ export async function listPendingIdentityReviews(ctx: AppContext, operatorId: st
     .orderBy('identityDocuments.createdAt')
     .limit(500)
     .execute();
-  const reviews = new Map<string, { accountId: string; accountNumber: string; accountHolderName: string; identity: { type: string; number: string }; documents: { _id: string; url: string; createdAt: Date }[] }>();
+  const reviews = new Map<string, IdentityReview>();
   for (const row of rows) {
     const entry = reviews.get(row.accountId) ?? {
       accountId: row.accountId,
@@ -38,15 +32,14 @@ export async function listPendingIdentityReviews(ctx: AppContext, operatorId: st
       identity: { type: row.identityType, number: row.identityNumber },
       documents: [],
     };
-    entry.documents.push({ _id: row.documentId, url: `/v1/account/${row.accountId}/identity-images/${row.documentId}`, createdAt: row.createdAt });
+    entry.documents.push({ _id: row.documentId, url: `/v1/account/${row.accountId}/identity-images/${row.documentId}`, createdAt: row.createdAt.toISOString() });
     reviews.set(row.accountId, entry);
   }
   return [...reviews.values()];
 }
 
-/** Marks the identity verified; only for an account that has uploaded documents. */
+/** Marks the identity verified; only for an account that has uploaded documents. Behind requireOperator. */
 export async function verifyAccountIdentity(ctx: AppContext, operatorId: string, accountId: string, ip: string): Promise<void> {
-  await assertOperator(ctx, operatorId);
   await inTransaction(ctx.db, async (trx) => {
     const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!account) throw notFound('Account not available!', 'account_not_found');

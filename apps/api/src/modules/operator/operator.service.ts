@@ -3,7 +3,7 @@ import { PASSWORD_MIN_LENGTH } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { hashSecret } from '../auth/passwords.ts';
+import { hashSecret } from '../../security/passwords.ts';
 
 export interface OperatorInput {
   email: string;

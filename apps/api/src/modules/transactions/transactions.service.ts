@@ -1,27 +1,10 @@
-import { centsToMajor, messages } from '@kestrel/shared';
+import { asCents, asCurrency, centsToMajor, messages, TRANSACTION_LIST_LIMIT, type Transaction, type TransactionGroup } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
-import { findOwnedAccountByNumber } from '../transfers/transfers.repository.ts';
+import { findOwnedAccount } from '../../http/ownership.ts';
 
-export const TRANSACTION_LIST_LIMIT = 1000;
-
-export interface TransactionView {
-  _id: string;
-  transactionId: string;
-  transactionFor: string;
-  amount: number;
-  currency: string;
-  fee: { amount: number; currency: string };
-  transactionAt: string;
-  accounts: { accountNumber: string; transactionType: 'debit' | 'credit' }[];
-}
-
-export interface TransactionGroup {
-  /** The UTC calendar day, YYYY-MM-DD. */
-  _id: string;
-  transactions: TransactionView[];
-}
+export { TRANSACTION_LIST_LIMIT };
 
 /**
  * The spec's grouped transaction list for one of the caller's accounts: the latest
@@ -29,7 +12,7 @@ export interface TransactionGroup {
  * involved and whether each was debited or credited.
  */
 export async function listAccountTransactions(ctx: AppContext, callerId: string, accountNumber: string, limit = TRANSACTION_LIST_LIMIT): Promise<TransactionGroup[]> {
-  const account = await findOwnedAccountByNumber(ctx.db, callerId, accountNumber);
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
 
   const rows = await sql<{
@@ -62,17 +45,17 @@ export async function listAccountTransactions(ctx: AppContext, callerId: string,
     GROUP BY t.id
     ORDER BY t.id DESC`.execute(ctx.db);
 
-  const groups = new Map<string, TransactionView[]>();
+  const groups = new Map<string, Transaction[]>();
   for (const row of rows.rows) {
     const at = new Date(row.createdAt);
     const day = at.toISOString().slice(0, 10);
-    const view: TransactionView = {
+    const view: Transaction = {
       _id: String(row.id),
       transactionId: row.transactionId,
       transactionFor: row.transactionFor,
-      amount: centsToMajor(Number(row.amountCents)),
-      currency: row.currency,
-      fee: { amount: centsToMajor(Number(row.feeCents)), currency: row.currency },
+      amount: centsToMajor(asCents(row.amountCents)),
+      currency: asCurrency(row.currency),
+      fee: { amount: centsToMajor(asCents(row.feeCents)), currency: asCurrency(row.currency) },
       transactionAt: at.toISOString(),
       accounts: row.parties.map((party) => ({
         accountNumber: party.accountNumber,

@@ -1,26 +1,15 @@
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound, tooManyRequests } from '../../http/errors.ts';
 import { countersOf, exceeded } from '../../http/rate-limit.ts';
-import { messages } from '@kestrel/shared';
-import { findOwnedAccountByNumber, recentRecipients } from './transfers.repository.ts';
+import { messages, transferMessages, type Recipient } from '@kestrel/shared';
+import { findOwnedAccount } from '../../http/ownership.ts';
+import { recentRecipients } from './transfers.repository.ts';
 
 export const SEARCH_RESULT_LIMIT = 20;
 export const RECENT_RECIPIENT_LIMIT = 10;
 /** Names are matched by part only from this many characters, so one letter cannot list everyone. */
 export const NAME_SEARCH_MIN_LENGTH = 2;
 
-export interface RecipientView {
-  _id: string;
-  accountNumber: string;
-  accountType: string;
-  accountHolderName: string;
-  businessName: string | null;
-  userName: string;
-  /** Only present when the query was this exact e-mail. */
-  accountEmail?: string;
-  /** Only present when the query was this exact phone number. */
-  accountPhone?: string;
-}
 
 export const SEARCH_NOT_ALLOWED = 'Verify your email and open an account before searching for recipients';
 /** Searches per signed-in user per minute (the route also limits each address). */
@@ -46,12 +35,32 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** What a sender sees of a recipient; e-mail and phone only when the sender typed them exactly. */
+function recipientView(
+  row: { id: string; accountNumber: string; accountType: Recipient['accountType']; accountHolderName: string; businessName: string | null; userName: string; accountEmail?: string; accountPhone?: string },
+  echo: { email?: string; phone?: string } = {},
+): Recipient {
+  const view: Recipient = {
+    _id: row.id,
+    accountNumber: row.accountNumber,
+    accountType: row.accountType,
+    accountHolderName: row.accountHolderName,
+    businessName: row.businessName,
+    userName: row.userName,
+  };
+  if (echo.email !== undefined && row.accountEmail?.toLowerCase() === echo.email) view.accountEmail = row.accountEmail;
+  if (echo.phone !== undefined && row.accountPhone === echo.phone) view.accountPhone = row.accountPhone;
+  return view;
+}
+
 /**
  * Recipient search: account number, e-mail, phone and user name match exactly; holder and
- * business names match by part. The caller's own accounts are left out, and e-mail or phone
- * are only echoed back when the caller already typed them exactly.
+ * business names match by part. Exact matches come first, then by holder name. Only the
+ * current (sending) account, `excludeAccountNumber`, is left out (spec, section 2,
+ * 'Recipient search'): a holder with a personal and a business account can pay one from the
+ * other. E-mail and phone are only echoed back when the caller already typed them exactly.
  */
-export async function searchRecipients(ctx: AppContext, callerId: string, rawQuery: string): Promise<RecipientView[]> {
+export async function searchRecipients(ctx: AppContext, callerId: string, rawQuery: string, excludeAccountNumber?: string): Promise<Recipient[]> {
   await assertMaySearch(ctx, callerId);
   const query = rawQuery.trim();
   if (!query) return [];
@@ -59,9 +68,19 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
   const phone = query.replace(/[\s-]/g, '');
   const byName = query.length >= NAME_SEARCH_MIN_LENGTH ? `%${escapeLike(lower)}%` : undefined;
 
-  const rows = await ctx.db
+  let search = ctx.db
     .selectFrom('accounts')
     .select(['id', 'accountNumber', 'accountType', 'accountHolderName', 'businessName', 'userName', 'accountEmail', 'accountPhone'])
+    .select((eb) =>
+      eb
+        .or([
+          eb('accountNumber', '=', query),
+          eb(eb.fn('lower', ['accountEmail']), '=', lower),
+          eb('accountPhone', '=', phone),
+          eb(eb.fn('lower', ['userName']), '=', lower),
+        ])
+        .as('exact'),
+    )
     .where((eb) =>
       eb.or([
         eb('accountNumber', '=', query),
@@ -70,40 +89,38 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
         eb(eb.fn('lower', ['userName']), '=', lower),
         ...(byName ? [eb(eb.fn('lower', ['accountHolderName']), 'like', byName), eb(eb.fn('lower', ['businessName']), 'like', byName)] : []),
       ]),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('accountUsers').select('accountUsers.accountId').whereRef('accountUsers.accountId', '=', 'accounts.id').where('accountUsers.userId', '=', callerId))),
-    )
+    );
+  if (excludeAccountNumber) search = search.where('accountNumber', '<>', excludeAccountNumber);
+  const rows = await search
+    // An exact account number, e-mail, phone or user name is what the sender meant: never cut off by the limit.
+    .orderBy('exact', 'desc')
     .orderBy('accountHolderName')
     .orderBy('accountNumber')
     .limit(SEARCH_RESULT_LIMIT)
     .execute();
-
-  return rows.map((row) => {
-    const view: RecipientView = {
-      _id: row.id,
-      accountNumber: row.accountNumber,
-      accountType: row.accountType,
-      accountHolderName: row.accountHolderName,
-      businessName: row.businessName,
-      userName: row.userName,
-    };
-    if (row.accountEmail.toLowerCase() === lower) view.accountEmail = row.accountEmail;
-    if (row.accountPhone === phone) view.accountPhone = row.accountPhone;
-    return view;
-  });
+  return rows.map((row) => recipientView(row, { email: lower, phone }));
 }
 
-export async function listRecentRecipients(ctx: AppContext, callerId: string, accountNumber: string): Promise<RecipientView[]> {
-  const account = await findOwnedAccountByNumber(ctx.db, callerId, accountNumber);
+/**
+ * GET /v1/recipients/{userName}: the account with exactly this user name (any holder, the
+ * caller's own other accounts included), for the Complete Transfer page. The same facts
+ * the search shows for an exact user name; no e-mail or phone.
+ */
+export async function findRecipient(ctx: AppContext, callerId: string, userName: string): Promise<Recipient> {
+  // An exact lookup is a directory query too: the same gate as the search.
+  await assertMaySearch(ctx, callerId);
+  const row = await ctx.db
+    .selectFrom('accounts')
+    .select(['id', 'accountNumber', 'accountType', 'accountHolderName', 'businessName', 'userName'])
+    .where((eb) => eb(eb.fn('lower', ['userName']), '=', userName.trim().toLowerCase()))
+    .executeTakeFirst();
+  if (!row) throw notFound(transferMessages.recipientNotFound, 'recipient_not_found');
+  return recipientView(row);
+}
+
+export async function listRecentRecipients(ctx: AppContext, callerId: string, accountNumber: string): Promise<Recipient[]> {
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   const rows = await recentRecipients(ctx.db, account.id, RECENT_RECIPIENT_LIMIT);
-  return rows.map((row) => ({
-    _id: row.id,
-    accountNumber: row.accountNumber,
-    accountType: row.accountType,
-    accountHolderName: row.accountHolderName,
-    businessName: row.businessName,
-    userName: row.userName,
-  }));
+  return rows.map((row) => recipientView(row));
 }

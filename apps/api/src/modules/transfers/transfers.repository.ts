@@ -1,18 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
+import { ownedBy } from '../../http/ownership.ts';
 
 const participantColumns = ['accounts.id', 'accounts.accountNumber', 'accounts.accountType', 'accounts.accountHolderName', 'accounts.businessName', 'accounts.userName'] as const;
-
-/** The caller's account with this account number, or undefined. */
-export function findOwnedAccountByNumber(db: Db | Trx, userId: string, accountNumber: string) {
-  return db
-    .selectFrom('accounts')
-    .innerJoin('accountUsers', 'accountUsers.accountId', 'accounts.id')
-    .select(participantColumns)
-    .where('accountUsers.userId', '=', userId)
-    .where('accounts.accountNumber', '=', accountNumber)
-    .executeTakeFirst();
-}
 
 /**
  * Both parties of a transfer in one query: the sender only when it is one of the caller's
@@ -26,11 +16,7 @@ export async function findTransferParties(db: Db | Trx, userId: string, senderUs
     .selectFrom('accounts')
     .select(participantColumns)
     .select(['accounts.tpinHash', 'accounts.tpinFailedAttempts', 'accounts.tpinLockedUntil'])
-    .select((eb) =>
-      eb
-        .exists(eb.selectFrom('accountUsers').select('accountUsers.accountId').whereRef('accountUsers.accountId', '=', 'accounts.id').where('accountUsers.userId', '=', userId))
-        .as('owned'),
-    )
+    .select((eb) => ownedBy({ userId })(eb).as('owned'))
     .where((eb) => eb(eb.fn('lower', ['accounts.userName']), 'in', [senderKey, recipientKey]))
     .execute();
   return {

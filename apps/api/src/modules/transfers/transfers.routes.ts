@@ -1,59 +1,56 @@
-import { recipientSearchQuery, transferBody, transferMessages } from '@kestrel/shared';
+import { recipient, recipientList, recipientParams, recipientSearchQuery, transferBody, transferMessages, transferResult } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import { ok, successEnvelope } from '../../http/envelope.ts';
+import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
-import { listRecentRecipients, searchRecipients } from './recipients.service.ts';
+import { findRecipient, listRecentRecipients, searchRecipients } from './recipients.service.ts';
 import { transferBalance } from './transfers.service.ts';
-
-const recipient = z.object({
-  _id: z.string(),
-  accountNumber: z.string(),
-  accountType: z.string(),
-  accountHolderName: z.string(),
-  businessName: z.string().nullable(),
-  userName: z.string(),
-  accountEmail: z.string().optional(),
-  accountPhone: z.string().optional(),
-});
-
-const transferResult = z.object({
-  transactionId: z.string(),
-  amount: z.number(),
-  currency: z.string(),
-  debitAccountKey: z.string(),
-  creditAccountKey: z.string(),
-  balance: z.number(),
-  transactionAt: z.string(),
-});
 
 export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/search',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
         tags: ['transfers'],
         summary: 'Find a recipient by account number, e-mail, phone, user name or name',
+        description:
+          'Exact account number, e-mail, phone or user name matches come first, then matches by name (at most 20). ' +
+          'Send the current account as accountNumber to leave it out; your other accounts are found like anyone else\'s.',
         querystring: recipientSearchQuery,
-        response: { 200: successEnvelope(z.array(recipient)) },
+        response: { 200: successEnvelope(recipientList) },
       },
     },
-    async (request) => ok(await searchRecipients(app.ctx, callerId(request), request.query.query)),
+    async (request) => ok(await searchRecipients(app.ctx, callerId(request), request.query.query, request.query.accountNumber)),
+  );
+
+  app.get(
+    '/recipients/:userName',
+    {
+      preHandler: requireUser,
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['transfers'],
+        summary: 'One recipient by exact user name (case-insensitive), for the transfer form',
+        params: recipientParams,
+        response: { 200: successEnvelope(recipient), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await findRecipient(app.ctx, callerId(request), request.params.userName)),
   );
 
   app.get(
     '/account/transfer_balance/recent/:accountNumber',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['transfers'],
         summary: 'The latest distinct recipients of one of your accounts',
         params: z.object({ accountNumber: z.string() }),
-        response: { 200: successEnvelope(z.array(recipient)) },
+        response: { 200: successEnvelope(recipientList) },
       },
     },
     async (request) => ok(await listRecentRecipients(app.ctx, callerId(request), request.params.accountNumber)),
@@ -62,7 +59,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/account/transfer_balance',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
       schema: {
         tags: ['transfers'],

@@ -1,4 +1,4 @@
-import { centsToMajor, formatMoney, messages, parseAmount, transferMessages, type TransferBody } from '@kestrel/shared';
+import { asCents, centsToMajor, formatMoney, messages, transferMessages, type TransferBody, type TransferResult } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
@@ -6,17 +6,6 @@ import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
 import { auditRow } from '../audit/audit.ts';
 import { postTransaction } from '../ledger/ledger.service.ts';
 import { findTransferParties } from './transfers.repository.ts';
-
-export interface TransferResult {
-  transactionId: string;
-  amount: number;
-  currency: string;
-  debitAccountKey: string;
-  creditAccountKey: string;
-  /** The sender's balance in this currency after the transfer, in major units. */
-  balance: number;
-  transactionAt: string;
-}
 
 type Party = { accountHolderName: string; businessName: string | null; accountType: string; userName: string; accountNumber: string };
 const displayName = (account: Party) => (account.accountType === 'business' && account.businessName ? account.businessName : account.accountHolderName);
@@ -34,9 +23,8 @@ export async function transferBalance(
   ip: string,
 ): Promise<{ result: TransferResult; replayed: boolean }> {
   if (body.userId !== undefined && body.userId !== callerId) throw forbidden('You can only send money from your own account');
-  const parsed = parseAmount(body.balance);
-  if (!parsed.ok) throw badRequest(transferMessages.amountInvalid, { balance: transferMessages.amountInvalid });
-  const amountCents = parsed.cents;
+  // The request schema parsed the amount into cents (amountCents); it is not parsed again.
+  const amountCents = body.balance;
 
   const { sender, recipient } = await findTransferParties(ctx.db, callerId, body.debitAccountKey, body.creditAccountKey);
   if (!sender) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
@@ -108,14 +96,16 @@ export async function transferBalance(
           },
         },
       );
-      const balance = posted.balancesAfter.get(sender.id) ?? 0;
+      const balance = posted.balancesAfter.get(sender.id);
+      // The ledger updates the balance of every wallet it posts to; a missing one is a bug, not a zero.
+      if (balance === undefined) throw new Error(`The ledger reported no balance for sender ${sender.id} after ${posted.transactionId}`);
       return {
         transactionId: posted.transactionId,
         amount: centsToMajor(amountCents),
         currency: body.currency,
         debitAccountKey: sender.userName,
         creditAccountKey: recipient.userName,
-        balance: centsToMajor(balance),
+        balance: centsToMajor(asCents(balance)),
         transactionAt: new Date(posted.createdAt).toISOString(),
       };
     },

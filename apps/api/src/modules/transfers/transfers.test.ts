@@ -256,7 +256,7 @@ describe('conservation under concurrency', () => {
 });
 
 describe('recipient search and recents', () => {
-  it('finds by account number, e-mail, phone and name part; excludes own accounts; echoes e-mail only when typed', async () => {
+  it('finds by account number, e-mail, phone and name part; excludes the current account; echoes e-mail only when typed', async () => {
     const alice = await holder();
     const bob = await holder();
     const bobAccount = (await api('GET', `/v1/account/${bob.account.accountNumber}`, { token: bob.user.token })).body.data;
@@ -272,12 +272,65 @@ describe('recipient search and recents', () => {
     const byEmail = await api('GET', `/v1/account/search?query=${encodeURIComponent(bobAccount.accountEmail)}`, { token: alice.user.token });
     expect(byEmail.body.data[0].accountEmail).toBe(bobAccount.accountEmail);
 
-    const own = await api('GET', `/v1/account/search?query=${alice.account.accountNumber}`, { token: alice.user.token });
+    // Only the current account named by accountNumber is left out (without it, nothing is).
+    const own = await api('GET', `/v1/account/search?query=${alice.account.accountNumber}&accountNumber=${alice.account.accountNumber}`, { token: alice.user.token });
     expect(own.body.data).toEqual([]);
     const none = await api('GET', '/v1/account/search?query=zzzz-nobody-has-this', { token: alice.user.token });
     expect(none.body.data).toEqual([]);
     expect((await api('GET', '/v1/account/search?query=x')).status).toBe(401);
   });
+
+  it("leaves out only the current account: a holder's other account is found, and money moves between the two", async () => {
+    const user = await createUser();
+    const personal = await createAccount(user);
+    const business = await createAccount(user, { accountType: 'business', businessName: 'Own Shop', companyName: 'Own Shop LLC' });
+    await fundAccount(personal.accountId, 10_000);
+
+    const fromPersonal = await api('GET', `/v1/account/search?query=${business.accountNumber}&accountNumber=${personal.accountNumber}`, { token: user.token });
+    expect(fromPersonal.body.data.map((r: { accountNumber: string }) => r.accountNumber)).toEqual([business.accountNumber]);
+    const itself = await api('GET', `/v1/account/search?query=${personal.accountNumber}&accountNumber=${personal.accountNumber}`, { token: user.token });
+    expect(itself.body.data).toEqual([]);
+
+    const sent = await transfer({ user, account: personal }, business, 12.5);
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toMatchObject({ amount: 12.5, balance: 87.5, debitAccountKey: personal.userName, creditAccountKey: business.userName });
+    expect(await balanceCents(user, personal)).toBe(8_750);
+    expect(await balanceCents(user, business)).toBe(1_250);
+  });
+
+  it('ranks exact matches first, so 25 similar names cannot push the exact user name out of the 20 results', async () => {
+    const sender = await holder();
+    const stem = `Zed${Date.now().toString(36)}`;
+    // 25 holders named "<stem> A…" sort before the exact match's "<stem> Z…" by holder name.
+    const similar = [];
+    for (let i = 0; i < 25; i += 1) {
+      const user = await createUser();
+      similar.push(await createAccount(user, { accountHolderName: `${stem} A${String(i).padStart(2, '0')}`, userName: `${stem.toLowerCase()}a${i}` }));
+    }
+    const targetUser = await createUser();
+    const target = await createAccount(targetUser, { accountHolderName: `${stem} Zulu`, userName: stem.toLowerCase() });
+
+    const byUserName = await api('GET', `/v1/account/search?query=${encodeURIComponent(stem.toUpperCase())}`, { token: sender.user.token });
+    expect(byUserName.status).toBe(200);
+    expect(byUserName.body.data).toHaveLength(20);
+    expect(byUserName.body.data[0].userName).toBe(target.userName);
+
+    const lookup = await api('GET', `/v1/recipients/${encodeURIComponent(stem.toUpperCase())}`, { token: sender.user.token });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body.data).toEqual({
+      _id: target.accountId,
+      accountNumber: target.accountNumber,
+      accountType: 'personal',
+      accountHolderName: `${stem} Zulu`,
+      businessName: null,
+      userName: target.userName,
+    });
+    const unknown = await api('GET', `/v1/recipients/${stem}nobody`, { token: sender.user.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ error: 'Recipient account not found', code: 'recipient_not_found' });
+    expect((await api('GET', `/v1/recipients/${target.userName}`)).status).toBe(401);
+    expect(similar).toHaveLength(25);
+  }, 120_000);
 
   it('lists the latest distinct recipients, owner only', async () => {
     const alice = await holder(10_000);

@@ -1,14 +1,5 @@
+import type { AccountSummary } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
-
-export interface AccountSummary {
-  _id: string;
-  accountNumber: string;
-  accountType: 'personal' | 'business';
-  accountHolderName: string;
-  businessName: string | null;
-  userName: string;
-  accountEmail: string;
-}
 
 export function findUserByEmail(db: Db, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
@@ -37,4 +28,10 @@ export async function listUserAccounts(db: Db, userId: string): Promise<AccountS
     .orderBy('accounts.accountNumber')
     .execute();
   return rows.map(({ id, ...rest }) => ({ _id: id, ...rest }));
+}
+
+/** Whether this user may use the operator routes. */
+export async function isOperator(db: Db, userId: string): Promise<boolean> {
+  const user = await db.selectFrom('users').select('isOperator').where('id', '=', userId).executeTakeFirst();
+  return user?.isOperator === true;
 }

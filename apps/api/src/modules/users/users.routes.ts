@@ -1,34 +1,11 @@
-import { messages, registerBody, sendVerificationBody, verifyEmailBody } from '@kestrel/shared';
+import { messages, noData, registerBody, registerResult, sendVerificationBody, userParams, userProfile, verifyEmailBody } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { getUserProfile, registerUser, resendVerification } from './users.service.ts';
 import { verifyEmailToken } from './verification.service.ts';
-
-const accountSummary = z.object({
-  _id: z.string(),
-  accountNumber: z.string(),
-  accountType: z.enum(['personal', 'business']),
-  accountHolderName: z.string(),
-  businessName: z.string().nullable(),
-  userName: z.string(),
-  accountEmail: z.string(),
-});
-
-const userProfile = z.object({
-  _id: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  contactNumber: z.string(),
-  isEmailVerified: z.boolean(),
-  isAccountHolder: z.boolean(),
-  accounts: z.array(accountSummary),
-  createdAt: z.date(),
-});
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -39,7 +16,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Sign up; answers a session token so the new user is signed in',
         body: registerBody,
-        response: { 201: successEnvelope(z.object({ _id: z.string(), token: z.string() })) },
+        response: { 201: successEnvelope(registerResult) },
       },
     },
     async (request, reply) => {
@@ -53,11 +30,11 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:userId',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['users'],
         summary: 'The signed-in user with their accounts',
-        params: z.object({ userId: z.string() }),
+        params: userParams,
         response: { 200: successEnvelope(userProfile) },
       },
     },
@@ -67,13 +44,13 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/send-verification-code',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
       schema: {
         tags: ['users'],
         summary: 'Mail a new e-mail verification link',
         body: sendVerificationBody,
-        response: { 200: successEnvelope(z.null()) },
+        response: { 200: successEnvelope(noData) },
       },
     },
     async (request) => {
@@ -96,7 +73,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Spend a verification link token and mark the e-mail verified',
         body: verifyEmailBody,
-        response: { 200: successEnvelope(z.null()) },
+        response: { 200: successEnvelope(noData) },
       },
     },
     async (request) => {

@@ -1,9 +1,9 @@
-import { messages, type RegisterBody } from '@kestrel/shared';
+import { messages, type RegisterBody, type UserProfile } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { hashSecret } from '../auth/passwords.ts';
-import { createSession } from '../auth/sessions.repository.ts';
+import { hashSecret } from '../../security/passwords.ts';
+import { createSession } from '../sessions/sessions.repository.ts';
 import { findUserById, listUserAccounts } from './users.repository.ts';
 import { sendVerificationMail } from './verification.service.ts';
 
@@ -12,7 +12,7 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   return e.code === '23505' && e.constraint === constraint;
 }
 
-export interface RegisterResult {
+export interface Registration {
   userId: string;
   token: string;
   mailSent: boolean;
@@ -22,7 +22,7 @@ export interface RegisterResult {
  * Creates the user and signs them in. The verification mail is sent after the commit;
  * if it fails the user still exists and can ask for another from the portal.
  */
-export async function registerUser(ctx: AppContext, body: RegisterBody, ip: string, userAgent?: string): Promise<RegisterResult> {
+export async function registerUser(ctx: AppContext, body: RegisterBody, ip: string, userAgent?: string): Promise<Registration> {
   const passwordHash = await hashSecret(body.password);
   let userId: string;
   try {
@@ -59,7 +59,7 @@ export async function registerUser(ctx: AppContext, body: RegisterBody, ip: stri
 }
 
 /** GET /v1/user/:userId — only the caller themself; anyone else is told it does not exist. */
-export async function getUserProfile(ctx: AppContext, callerId: string, userId: string) {
+export async function getUserProfile(ctx: AppContext, callerId: string, userId: string): Promise<UserProfile> {
   if (callerId !== userId) throw notFound('User not found');
   const user = await findUserById(ctx.db, userId);
   if (!user) throw notFound('User not found');
@@ -73,7 +73,7 @@ export async function getUserProfile(ctx: AppContext, callerId: string, userId: 
     isEmailVerified: user.isEmailVerified,
     isAccountHolder: accounts.length > 0,
     accounts,
-    createdAt: user.createdAt,
+    createdAt: user.createdAt.toISOString(),
   };
 }
 

@@ -1,6 +1,6 @@
 import { messages } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { hashToken, newOpaqueToken } from '../auth/tokens.ts';
+import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 import { badRequest } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 

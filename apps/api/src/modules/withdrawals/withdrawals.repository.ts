@@ -6,16 +6,6 @@ import type { BankWithdrawalsTable } from '../../db/schema.ts';
 export type WithdrawalRow = Selectable<BankWithdrawalsTable>;
 
 /** The caller's account with this number, with its TPIN state for the TPIN check; undefined for anyone else's. */
-export function findOwnedAccountForWithdrawal(db: Db | Trx, userId: string, accountNumber: string) {
-  return db
-    .selectFrom('accounts')
-    .innerJoin('accountUsers', 'accountUsers.accountId', 'accounts.id')
-    .select(['accounts.id', 'accounts.accountNumber', 'accounts.tpinHash', 'accounts.tpinFailedAttempts', 'accounts.tpinLockedUntil'])
-    .where('accountUsers.userId', '=', userId)
-    .where('accounts.accountNumber', '=', accountNumber)
-    .executeTakeFirst();
-}
-
 /** An account's withdrawals, newest first. */
 export function listAccountWithdrawals(db: Db, accountId: string, limit = 500) {
   return db

@@ -10,7 +10,7 @@ import {
 } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticate, callerId } from '../../http/authenticate.ts';
+import { callerId, requireOperator, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
@@ -21,7 +21,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/bank-withdraw/create',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['withdrawals'],
@@ -42,7 +42,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/bank-withdraw/account/:accountNumber',
     {
-      preHandler: authenticate,
+      preHandler: requireUser,
       schema: {
         tags: ['withdrawals'],
         summary: "One of your accounts' bank withdrawals, newest first (bank account numbers masked)",
@@ -56,7 +56,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/withdrawals',
     {
-      preHandler: authenticate,
+      preHandler: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Bank withdrawals, oldest first, optionally of one status (operators only)',
@@ -64,7 +64,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(operatorWithdrawalView)) },
       },
     },
-    async (request) => ok(await listWithdrawalsForOperator(app.ctx, callerId(request), request.query.status)),
+    async (request) => ok(await listWithdrawalsForOperator(app.ctx, request.query.status)),
   );
 
   const moves = [
@@ -75,7 +75,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/operator/withdrawals/:id/${move.path}`,
       {
-        preHandler: authenticate,
+        preHandler: requireOperator,
         schema: {
           tags: ['operator'],
           summary: `${move.summary} (operators only)`,
@@ -90,7 +90,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/withdrawals/:id/fail',
     {
-      preHandler: authenticate,
+      preHandler: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Processing → Failed: the money goes back to the wallet; a reason is required (operators only)',

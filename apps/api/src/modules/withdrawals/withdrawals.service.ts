@@ -1,11 +1,11 @@
 import {
+  asCents,
   CURRENCIES,
   centsToMajor,
   type Currency,
   formatMoney,
   maskBankAccountNumber,
   messages,
-  parseAmount,
   withdrawMessages,
   type CreateWithdrawalInput,
   type OperatorWithdrawalView,
@@ -14,15 +14,14 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
 import { checkTpin } from '../accounts/tpin.ts';
-import { isUuid } from '../accounts/accounts.repository.ts';
+import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
 import {
-  findOwnedAccountForWithdrawal,
   listAccountWithdrawals,
   listWithdrawalsForOperators,
   lockWithdrawal,
@@ -47,7 +46,7 @@ function view(row: WithdrawalRow, accountNumber: string): WithdrawalView {
   return {
     _id: row.id,
     accountNumber,
-    amount: centsToMajor(row.amountCents),
+    amount: centsToMajor(asCents(row.amountCents)),
     currency: row.currency,
     status: row.status,
     bankName: row.bankName,
@@ -73,11 +72,10 @@ export async function createWithdrawal(
 ): Promise<{ result: WithdrawalView; replayed: boolean }> {
   // The caller is the token's user; a body naming someone else is refused like an unknown account.
   if (body.userId !== undefined && body.userId !== callerId) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-  const parsed = parseAmount(body.amount);
-  if (!parsed.ok) throw badRequest(withdrawMessages.amountInvalid, { amount: withdrawMessages.amountInvalid });
-  const amountCents = parsed.cents;
+  // The request schema has already turned the amount into cents (exact decimal parsing).
+  const amountCents = body.amount;
 
-  const account = await findOwnedAccountForWithdrawal(ctx.db, callerId, body.accountNumber);
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
 
   const outcome = await runIdempotent(
@@ -158,21 +156,14 @@ export async function createWithdrawal(
 
 /** GET /v1/bank-withdraw/account/{accountNumber}: the owner's withdrawals, newest first. */
 export async function listWithdrawals(ctx: AppContext, callerId: string, accountNumber: string): Promise<WithdrawalView[]> {
-  const account = await findOwnedAccountForWithdrawal(ctx.db, callerId, accountNumber);
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   const rows = await listAccountWithdrawals(ctx.db, account.id);
   return rows.map((row) => view(row, account.accountNumber));
 }
 
-/** Operators only; anyone else gets the same 404 as an unknown route would. */
-async function assertOperator(ctx: AppContext, userId: string): Promise<void> {
-  const user = await ctx.db.selectFrom('users').select('isOperator').where('id', '=', userId).executeTakeFirst();
-  if (!user?.isOperator) throw notFound();
-}
-
 /** GET /v1/operator/withdrawals?status=: the queue, oldest first, with the full bank account number for the payout. */
-export async function listWithdrawalsForOperator(ctx: AppContext, operatorId: string, status: WithdrawalStatus | undefined): Promise<OperatorWithdrawalView[]> {
-  await assertOperator(ctx, operatorId);
+export async function listWithdrawalsForOperator(ctx: AppContext, status: WithdrawalStatus | undefined): Promise<OperatorWithdrawalView[]> {
   const rows = await listWithdrawalsForOperators(ctx.db, status);
   return rows.map((row) => ({
     ...view(row, row.accountNumber),
@@ -205,7 +196,6 @@ export async function moveWithdrawal(
   ip: string,
   reason?: string,
 ): Promise<OperatorWithdrawalView> {
-  await assertOperator(ctx, operatorId);
   if (!isUuid(id)) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
   const move = MOVES[action];
   const updated = await inTransaction(ctx.db, async (trx) => {
@@ -213,7 +203,7 @@ export async function moveWithdrawal(
     if (!current) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
     if (current.status !== move.from) throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(current.status, move.verb));
 
-    const shown = formatMoney(current.amountCents, currencyOf(current));
+    const shown = formatMoney(asCents(current.amountCents), currencyOf(current));
     let returnTransactionId: number | null = null;
     let returnedAs = '';
     if (action === 'fail') {

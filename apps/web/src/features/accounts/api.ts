@@ -1,87 +1,37 @@
-import type { CreateAccountInput, IDENTITY_TYPES, NOTIFICATION_PREFERENCES } from '@kestrel/shared';
+import {
+  accountCounters,
+  accountView,
+  activityGroupList,
+  createdAccount,
+  identityImageList,
+  type Account,
+  type CreateAccountInput,
+  type CreatedAccount,
+} from '@kestrel/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { useSession } from '../../lib/session.ts';
-import { userKeys, type AccountType } from '../auth/api.ts';
+import { userKeys } from '../auth/api.ts';
 
 /*
  * Wallet accounts: one account, its dashboard counters and activities, identity images,
  * the countries list of the complete-account form, and opening a new account.
  */
 
-// ---- Response shapes (the API's route schemas) ----
+// Response shapes are the contracts in @kestrel/shared.
+export type {
+  Account,
+  AccountCounters,
+  Activity,
+  ActivityGroup,
+  Balance,
+  CreatedAccount,
+  IdentityImage,
+  IdentityType,
+  NotificationPreference,
+} from '@kestrel/shared';
 
-export interface Balance {
-  currency: string;
-  /** Major units as the API sends them (5000, 12.5); convert with `balanceCents`. */
-  amount: number;
-}
-
-export interface IdentityImage {
-  _id: string;
-  /** GET path of the image; it needs the Authorization header, so it is fetched as a blob. */
-  url: string;
-  createdAt: string;
-}
-
-export type IdentityType = (typeof IDENTITY_TYPES)[number];
-export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
-
-/** GET /v1/account/{accountId | accountNumber | userName}. */
-export interface Account {
-  _id: string;
-  accountNumber: string;
-  accountType: AccountType;
-  accountHolderName: string;
-  businessName: string | null;
-  companyName: string | null;
-  userName: string;
-  accountEmail: string;
-  accountPhone: string;
-  createdAt: string;
-  balance: Balance[];
-  identity: { type: IdentityType; number: string; isVerified: boolean };
-  identityImages: IdentityImage[];
-  users: { userId: string }[];
-  dateOfBirth: string;
-  address: { street: string; city: string; state: string; zipCode: string; country: string };
-  notificationPreference: NotificationPreference;
-  occupation: string;
-  annualIncome: string;
-  gatewayFee: { fixed: number; percentage: number };
-  paymentRequestFee: { fixed: number; percentage: number };
-}
-
-/** POST /v1/account/create answers these four. */
-export interface CreatedAccount {
-  _id: string;
-  accountNumber: string;
-  accountEmail: string;
-  userName: string;
-}
-
-/** GET /v1/account/{accountNumber}/summary: the dashboard's counters. */
-export interface AccountCounters {
-  totalPayments: number;
-  successPayments: number;
-  totalWithdraw: number;
-  totalTransactions: number;
-}
-
-export interface Activity {
-  _id: string;
-  name: string;
-  comment: string | null;
-  date: string;
-  account: string;
-}
-
-/** Activities come grouped by day (`_id` is the UTC date), newest first. */
-export interface ActivityGroup {
-  _id: string;
-  activities: Activity[];
-}
-
+/** The countries list of the data host, as the form uses it. */
 export interface Country {
   code: string;
   name: string;
@@ -106,7 +56,7 @@ export const countryKeys = {
 // ---- Queries ----
 
 export async function fetchAccount(key: string, signal?: AbortSignal): Promise<Account> {
-  return (await http.get<Account>(`/v1/account/${segment(key)}`, { signal })).data;
+  return (await http.get(`/v1/account/${segment(key)}`, accountView, { signal })).data;
 }
 
 /** One of the user's accounts (GET /v1/account/{key}). */
@@ -129,7 +79,7 @@ export function useAccountCounters(accountNumber: string | undefined) {
   return useQuery({
     queryKey: accountKeys.summary(accountNumber ?? ''),
     queryFn: async ({ signal }) =>
-      (await http.get<AccountCounters>(`/v1/account/${segment(accountNumber ?? '')}/summary`, { signal })).data,
+      (await http.get(`/v1/account/${segment(accountNumber ?? '')}/summary`, accountCounters, { signal })).data,
     enabled: Boolean(accountNumber),
   });
 }
@@ -139,7 +89,7 @@ export function useActivities(accountId: string | undefined) {
   return useQuery({
     queryKey: accountKeys.activities(accountId ?? ''),
     queryFn: async ({ signal }) =>
-      (await http.get<ActivityGroup[]>(`/v1/activities?${new URLSearchParams({ accountId: accountId ?? '' }).toString()}`, { signal })).data,
+      (await http.get(`/v1/activities?${new URLSearchParams({ accountId: accountId ?? '' }).toString()}`, activityGroupList, { signal })).data,
     enabled: Boolean(accountId),
   });
 }
@@ -207,13 +157,13 @@ export function useOpenAccount() {
   const { userId } = useSession();
   return useMutation({
     mutationFn: async ({ body, identityImages, created }: OpenAccountInput): Promise<CreatedAccount> => {
-      const account = created ?? (await http.post<CreatedAccount>('/v1/account/create', body)).data;
+      const account = created ?? (await http.post('/v1/account/create', body, createdAccount)).data;
       const form = new FormData();
       form.append('accountId', account._id);
       form.append('accountNumber', account.accountNumber);
       for (const file of identityImages) form.append('identityImage', file, file.name);
       try {
-        await http.patch<IdentityImage[]>('/v1/account/upload-image', form);
+        await http.patch('/v1/account/upload-image', form, identityImageList);
       } catch (error) {
         throw new IdentityUploadError(account, error);
       }

@@ -1,4 +1,14 @@
-import type { LoginBody, RegisterBody, SendVerificationBody, VerifyEmailBody } from '@kestrel/shared';
+import {
+  accountView,
+  loginResult,
+  noData,
+  registerResult,
+  userProfile,
+  type LoginBody,
+  type RegisterBody,
+  type SendVerificationBody,
+  type VerifyEmailBody,
+} from '@kestrel/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { http, segment } from '../../lib/http.ts';
@@ -9,50 +19,11 @@ import { endSession, useSession, type ActiveAccount } from '../../lib/session.ts
  * Server calls and their query keys live here; pages only decide what the user sees.
  */
 
-// ---- Response shapes (the API's route schemas) ----
-
-export interface LoginResult {
-  _id: string;
-  token: string;
-  /** Ids of the user's accounts; the first one becomes the active account. */
-  accounts: string[];
-}
-
-export interface RegisterResult {
-  _id: string;
-  token: string;
-}
-
-export type AccountType = 'personal' | 'business';
-
-export interface AccountSummary {
-  _id: string;
-  accountNumber: string;
-  accountType: AccountType;
-  accountHolderName: string;
-  businessName: string | null;
-  userName: string;
-  accountEmail: string;
-}
-
-export interface UserProfile {
-  _id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  contactNumber: string;
-  isEmailVerified: boolean;
-  isAccountHolder: boolean;
-  accounts: AccountSummary[];
-  createdAt: string;
-}
+// Response shapes are the contracts in @kestrel/shared.
+export type { AccountSummary, AccountType, LoginResult, RegisterResult, UserProfile } from '@kestrel/shared';
 
 /** The part of GET /v1/account/:id that login keeps in cookies. */
-interface AccountCookieFields {
-  accountNumber: string;
-  accountEmail: string;
-  userName: string;
-}
+const accountCookieFields = accountView.pick({ accountNumber: true, accountEmail: true, userName: true });
 
 // ---- Query keys ----
 
@@ -68,7 +39,7 @@ export function useCurrentUser() {
   const { userId } = useSession();
   return useQuery({
     queryKey: userKeys.detail(userId ?? ''),
-    queryFn: async ({ signal }) => (await http.get<UserProfile>(`/v1/user/${segment(userId ?? '')}`, { signal })).data,
+    queryFn: async ({ signal }) => (await http.get(`/v1/user/${segment(userId ?? '')}`, userProfile, { signal })).data,
     enabled: Boolean(userId),
   });
 }
@@ -77,7 +48,7 @@ export function useCurrentUser() {
 
 async function fetchFirstAccount(accountId: string, token: string): Promise<ActiveAccount | undefined> {
   try {
-    const { data } = await http.get<AccountCookieFields>(`/v1/account/${segment(accountId)}`, { token });
+    const { data } = await http.get(`/v1/account/${segment(accountId)}`, accountCookieFields, { token });
     return { accountNumber: data.accountNumber, accountEmail: data.accountEmail, userName: data.userName };
   } catch {
     // The spec gives this fetch no error handling: the portal opens without an active
@@ -94,7 +65,7 @@ async function fetchFirstAccount(accountId: string, token: string): Promise<Acti
 export function useLogin() {
   return useMutation({
     mutationFn: async (body: LoginBody) => {
-      const { data } = await http.post<LoginResult>('/v1/auth/login', body, { auth: false });
+      const { data } = await http.post('/v1/auth/login', body, loginResult, { auth: false });
       const firstAccountId = data.accounts[0];
       const account = firstAccountId ? await fetchFirstAccount(firstAccountId, data.token) : undefined;
       return { ...data, account };
@@ -105,7 +76,7 @@ export function useLogin() {
 /** POST /v1/user/register; the answer carries a token, so the caller starts the session like login. */
 export function useRegister() {
   return useMutation({
-    mutationFn: async (body: RegisterBody) => http.post<RegisterResult>('/v1/user/register', body, { auth: false }),
+    mutationFn: async (body: RegisterBody) => http.post('/v1/user/register', body, registerResult, { auth: false }),
   });
 }
 
@@ -113,7 +84,7 @@ export function useRegister() {
 export function useVerifyEmail() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: VerifyEmailBody) => http.post<null>('/v1/user/verify-email', body, { auth: false }),
+    mutationFn: async (body: VerifyEmailBody) => http.post('/v1/user/verify-email', body, noData, { auth: false }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }
@@ -121,7 +92,7 @@ export function useVerifyEmail() {
 /** POST /v1/user/send-verification-code: mails a new verification link. */
 export function useSendVerificationMail() {
   return useMutation({
-    mutationFn: async (body: SendVerificationBody) => http.post<null>('/v1/user/send-verification-code', body),
+    mutationFn: async (body: SendVerificationBody) => http.post('/v1/user/send-verification-code', body, noData),
   });
 }
 
@@ -134,7 +105,7 @@ export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      await http.post<null>('/v1/auth/logout', undefined, { signal: AbortSignal.timeout(5000) });
+      await http.post('/v1/auth/logout', undefined, noData, { signal: AbortSignal.timeout(5000) });
     },
     onSettled: () => {
       endSession();

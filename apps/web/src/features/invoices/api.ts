@@ -1,4 +1,5 @@
-import type { CreateInvoiceBody, InvoiceDetailView, InvoiceView } from '@kestrel/shared';
+import { invoiceDetailView, invoiceView, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceView } from '@kestrel/shared';
+import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 
@@ -17,7 +18,7 @@ export const invoiceKeys = {
 export function useInvoices(userId: string | undefined) {
   return useQuery({
     queryKey: invoiceKeys.user(userId ?? ''),
-    queryFn: async ({ signal }) => (await http.get<Invoice[]>(`/data/v1/invoice/user/${segment(userId ?? '')}`, { signal })).data,
+    queryFn: async ({ signal }) => (await http.get(`/data/v1/invoice/user/${segment(userId ?? '')}`, z.array(invoiceView), { signal })).data,
     enabled: Boolean(userId),
   });
 }
@@ -26,7 +27,7 @@ export function useInvoices(userId: string | undefined) {
 export function useInvoice(id: string) {
   return useQuery({
     queryKey: invoiceKeys.detail(id),
-    queryFn: async ({ signal }) => (await http.get<InvoiceDetail>(`/data/v1/invoice/${segment(id)}`, { signal })).data,
+    queryFn: async ({ signal }) => (await http.get(`/data/v1/invoice/${segment(id)}`, invoiceDetailView, { signal })).data,
     enabled: id !== '',
   });
 }
@@ -35,7 +36,7 @@ export function useInvoice(id: string) {
 export function useCreateInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: CreateInvoiceBody) => (await http.post<Invoice>('/data/v1/invoice/create', body)).data,
+    mutationFn: async (body: CreateInvoiceBody) => (await http.post('/data/v1/invoice/create', body, invoiceView)).data,
     onSuccess: (invoice) => void queryClient.invalidateQueries({ queryKey: invoiceKeys.user(invoice.userId) }),
   });
 }

@@ -1,3 +1,4 @@
+import { transactionGroupList } from '@kestrel/shared';
 import { useQuery } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 
@@ -5,29 +6,8 @@ import { http, segment } from '../../lib/http.ts';
  * Transaction history of the active account (GET /v1/transaction/account/:accountNumber).
  */
 
-// ---- Response shapes (the API's route schema) ----
-
-export type TransactionType = 'debit' | 'credit';
-
-export interface Transaction {
-  _id: string;
-  transactionId: string;
-  transactionFor: string;
-  /** Major units, e.g. 12.5. */
-  amount: number;
-  currency: string;
-  fee: { amount: number; currency: string };
-  /** ISO date-time. */
-  transactionAt: string;
-  /** The wallet accounts involved and whether each was debited or credited. */
-  accounts: { accountNumber: string; transactionType: TransactionType }[];
-}
-
-/** The spec's grouping: one group per day (`_id` is YYYY-MM-DD), newest first. */
-export interface TransactionGroup {
-  _id: string;
-  transactions: Transaction[];
-}
+// Response shapes are the contracts in @kestrel/shared (transactionGroupList).
+export type { Transaction, TransactionGroup, TransactionType } from '@kestrel/shared';
 
 // ---- Query keys ----
 
@@ -42,7 +22,7 @@ export function useAccountTransactions(accountNumber: string | undefined) {
   return useQuery({
     queryKey: transactionKeys.account(accountNumber ?? ''),
     queryFn: async ({ signal }) =>
-      (await http.get<TransactionGroup[]>(`/v1/transaction/account/${segment(accountNumber ?? '')}`, { signal })).data,
+      (await http.get(`/v1/transaction/account/${segment(accountNumber ?? '')}`, transactionGroupList, { signal })).data,
     enabled: Boolean(accountNumber),
   });
 }

@@ -1,7 +1,7 @@
-import type { Currency } from '@kestrel/shared';
+import { recipient as recipientSchema, recipientList, transferResult, type TransferInput } from '@kestrel/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
-import { http, segment } from '../../lib/http.ts';
+import { ApiError, http, segment } from '../../lib/http.ts';
+import { pendingTransferKey, settlePendingTransfer } from './pending-transfer-key.ts';
 import { accountKeys, fetchAccount } from '../accounts/api.ts';
 import { transactionKeys } from '../transactions/api.ts';
 
@@ -10,64 +10,31 @@ import { transactionKeys } from '../transactions/api.ts';
  * and the transfer itself. Server calls and their query keys live here.
  */
 
-// ---- Response shapes (the API's route schemas) ----
-
-/** A possible recipient: only what a sender needs to recognise the account. */
-export interface Recipient {
-  _id: string;
-  accountNumber: string;
-  accountType: string;
-  accountHolderName: string;
-  businessName: string | null;
-  userName: string;
-  /** Present only when the search text was exactly this e-mail. */
-  accountEmail?: string;
-  /** Present only when the search text was exactly this phone number. */
-  accountPhone?: string;
-}
-
-export interface TransferInput {
-  userId: string | undefined;
-  /** The sender's user name. */
-  debitAccountKey: string;
-  /** The recipient's user name. */
-  creditAccountKey: string;
-  currency: Currency;
-  /** Major units as exact decimal text, e.g. '25.50'. */
-  balance: string;
-  tpin: string;
-}
-
-export interface TransferResult {
-  transactionId: string;
-  amount: number;
-  currency: string;
-  debitAccountKey: string;
-  creditAccountKey: string;
-  /** The sender's balance in this currency after the transfer (major units). */
-  balance: number;
-  transactionAt: string;
-}
+// Request and response shapes are the contracts in @kestrel/shared.
+export type { Recipient, TransferInput, TransferResult } from '@kestrel/shared';
 
 // ---- Query keys ----
 
 export const transferKeys = {
   all: ['transfers'] as const,
-  search: (query: string) => [...transferKeys.all, 'search', query] as const,
+  search: (query: string, accountNumber: string) => [...transferKeys.all, 'search', accountNumber, query] as const,
   recent: (accountNumber: string) => [...transferKeys.all, 'recent', accountNumber] as const,
   recipient: (userName: string) => [...transferKeys.all, 'recipient', userName.toLowerCase()] as const,
 };
 
 // ---- Queries ----
 
-const searchPath = (query: string) => `/v1/account/search?query=${encodeURIComponent(query)}`;
-
-/** GET /v1/account/search: matches by account number, e-mail, phone or user name (exact) and names (part). */
-export function useRecipientSearch(query: string) {
+/**
+ * GET /v1/account/search: matches by account number, e-mail, phone or user name (exact, listed
+ * first) and names (part). The current account is left out; the user's other accounts are not.
+ */
+export function useRecipientSearch(query: string, currentAccountNumber: string | undefined) {
   const trimmed = query.trim();
+  const params = new URLSearchParams({ query: trimmed });
+  if (currentAccountNumber) params.set('accountNumber', currentAccountNumber);
   return useQuery({
-    queryKey: transferKeys.search(trimmed),
-    queryFn: async ({ signal }) => (await http.get<Recipient[]>(searchPath(trimmed), { signal })).data,
+    queryKey: transferKeys.search(trimmed, currentAccountNumber ?? ''),
+    queryFn: async ({ signal }) => (await http.get(`/v1/account/search?${params.toString()}`, recipientList, { signal })).data,
     enabled: trimmed !== '',
     // Keep the last answer on screen while the next one loads, so the list does not flash empty per keystroke.
     placeholderData: keepPreviousData,
@@ -81,23 +48,25 @@ export function useRecentRecipients(accountNumber: string | undefined) {
   return useQuery({
     queryKey: transferKeys.recent(accountNumber ?? ''),
     queryFn: async ({ signal }) =>
-      (await http.get<Recipient[]>(`/v1/account/transfer_balance/recent/${segment(accountNumber ?? '')}`, { signal })).data,
+      (await http.get(`/v1/account/transfer_balance/recent/${segment(accountNumber ?? '')}`, recipientList, { signal })).data,
     enabled: Boolean(accountNumber),
   });
 }
 
 /**
- * The recipient named in the URL. GET /v1/account/:key answers only the caller's own
- * accounts, so the recipient is looked up through the search, which matches user names
- * exactly; null when no other account has this user name.
+ * The recipient named in the URL, looked up by its exact user name (GET /v1/recipients/:userName);
+ * null when no account has it. Not through the search: its 20 results could cut the match off.
  */
 export function useRecipient(userName: string) {
   return useQuery({
     queryKey: transferKeys.recipient(userName),
     queryFn: async ({ signal }) => {
-      const matches = (await http.get<Recipient[]>(searchPath(userName), { signal })).data;
-      const wanted = userName.toLowerCase();
-      return matches.find((match) => match.userName.toLowerCase() === wanted) ?? null;
+      try {
+        return (await http.get(`/v1/recipients/${segment(userName)}`, recipientSchema, { signal })).data;
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'recipient_not_found') return null;
+        throw error;
+      }
     },
     enabled: userName !== '',
   });
@@ -119,51 +88,48 @@ export function useSenderAccount(accountNumber: string | undefined) {
 
 // ---- Mutations ----
 
-/** A v4 UUID. `crypto.randomUUID` exists only in secure contexts; a plain-http LAN address is not one. */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+type AccountRef = { _id: string; accountNumber: string };
 
 /**
  * POST /v1/account/transfer_balance with an Idempotency-Key header.
  *
  * The key belongs to the transfer being asked for (sender, recipient, currency, amount), not
- * to the click: when an attempt fails or its answer is lost and the user sends the same
- * transfer again, the same key goes with it, so a first attempt that did reach the server
- * is answered again instead of moving the money twice. A different amount or recipient is a
- * new transfer with a new key. The server records only successful transfers under a key, so
- * resending after a refusal (a wrong TPIN, say) simply runs again.
+ * to the click, and waits in sessionStorage until an answer arrives (pending-transfer-key.ts):
+ * when an attempt's answer is lost (network error, server fault) and the user sends the same
+ * transfer again, even after reloading the page, the same key goes with it, so a first
+ * attempt that did reach the server is answered again instead of moving the money twice. A
+ * different amount or recipient is a new transfer with a new key. The server records only
+ * successful transfers under a key, so a refusal (a wrong TPIN, say) settles the key too.
  */
 export function useTransferBalance() {
   const queryClient = useQueryClient();
-  const pending = useRef<{ transfer: string; key: string } | null>(null);
 
   return useMutation({
-    mutationFn: async ({ body }: { body: TransferInput; sender: { _id: string; accountNumber: string } }) => {
-      const transfer = JSON.stringify([body.debitAccountKey, body.creditAccountKey, body.currency, body.balance]);
-      if (pending.current?.transfer !== transfer) pending.current = { transfer, key: newIdempotencyKey() };
-      const { data } = await http.post<TransferResult>('/v1/account/transfer_balance', body, {
-        headers: { 'Idempotency-Key': pending.current.key },
-      });
-      return data;
+    mutationFn: async ({ body }: { body: TransferInput; sender: AccountRef; recipient: AccountRef }) => {
+      const key = pendingTransferKey(body);
+      try {
+        const { data } = await http.post('/v1/account/transfer_balance', body, transferResult, { headers: { 'Idempotency-Key': key } });
+        settlePendingTransfer(body);
+        return data;
+      } catch (error) {
+        // A refusal is an answer; no answer (status 0) or a server fault may hide a transfer that went through.
+        if (error instanceof ApiError && error.status > 0 && error.status < 500) settlePendingTransfer(body);
+        throw error;
+      }
     },
-    onSuccess: (_result, { sender }) => {
-      pending.current = null;
-      // What the transfer changed on the sender's side (the recipient is always someone else's
-      // account, so none of its data is in this cache). Not awaited: the success state shows
-      // at once while these refresh behind it.
+    onSuccess: (_result, { sender, recipient }) => {
+      // What the transfer changed. The recipient may be another of the user's own accounts,
+      // so its cached data goes stale too. Not awaited: the success state shows at once while
+      // these refresh behind it.
       for (const queryKey of [
-        // The balance, under whichever key (number, user name, id) a screen read the account by.
+        // Both balances, under whichever key (number, user name, id) a screen read an account by.
         accountKeys.details(),
-        // The dashboard's Total Transaction counter.
-        accountKeys.summary(sender.accountNumber),
-        accountKeys.activities(sender._id),
-        transactionKeys.account(sender.accountNumber),
+        ...[sender, recipient].flatMap((account) => [
+          // The dashboard's Total Transaction counter.
+          accountKeys.summary(account.accountNumber),
+          accountKeys.activities(account._id),
+          transactionKeys.account(account.accountNumber),
+        ]),
         transferKeys.recent(sender.accountNumber),
       ]) {
         void queryClient.invalidateQueries({ queryKey });

@@ -1,10 +1,11 @@
-import type { CreateWithdrawalBody, WithdrawalView } from '@kestrel/shared';
+import { withdrawalView, type CreateWithdrawalBody, type WithdrawalView } from '@kestrel/shared';
+import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { http, segment } from '../../lib/http.ts';
 import { accountKeys } from '../accounts/api.ts';
 import { transactionKeys } from '../transactions/api.ts';
-import { newIdempotencyKey } from '../transfers/api.ts';
+import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
 
 /* Bank withdrawals: the active account's list and a new request. Types come from the shared contract. */
 
@@ -19,7 +20,7 @@ export const withdrawalKeys = {
 export function useWithdrawals(accountNumber: string | undefined) {
   return useQuery({
     queryKey: withdrawalKeys.account(accountNumber ?? ''),
-    queryFn: async ({ signal }) => (await http.get<Withdrawal[]>(`/v1/bank-withdraw/account/${segment(accountNumber ?? '')}`, { signal })).data,
+    queryFn: async ({ signal }) => (await http.get(`/v1/bank-withdraw/account/${segment(accountNumber ?? '')}`, z.array(withdrawalView), { signal })).data,
     enabled: Boolean(accountNumber),
     // An operator moves withdrawals on; the list should say what is true when it is opened.
     refetchOnMount: 'always',
@@ -39,7 +40,7 @@ export function useCreateWithdrawal() {
     mutationFn: async (body: CreateWithdrawalBody) => {
       const request = JSON.stringify({ ...body, tpin: undefined });
       if (pending.current?.request !== request) pending.current = { request, key: newIdempotencyKey() };
-      return http.post<Withdrawal>('/v1/bank-withdraw/create', body, { headers: { 'Idempotency-Key': pending.current.key } });
+      return http.post('/v1/bank-withdraw/create', body, withdrawalView, { headers: { 'Idempotency-Key': pending.current.key } });
     },
     onSuccess: (_result, body) => {
       pending.current = null;

@@ -5,9 +5,9 @@ import toast from 'react-hot-toast';
 import { EyeIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { errorMessage } from '../../../lib/http.ts';
+import { formatApiMoney } from '../../../lib/money.ts';
 import { useSession } from '../../../lib/session.ts';
 import { accountKeys, fetchAccount, type Balance } from '../api.ts';
-import { balanceWithCode } from '../balance.ts';
 
 /** An account always has its USD balance; should the list come back empty, it reads as zero. */
 const emptyBalance: Balance = { currency: 'USD', amount: 0 };
@@ -63,7 +63,7 @@ export function ViewBalanceButton() {
 
   // A balance revealed for another account (switched meanwhile) is not shown.
   const shown = revealed && revealed.accountNumber === accountNumber ? revealed.balance : null;
-  const text = shown ? (shown.length > 0 ? shown : [emptyBalance]).map(balanceWithCode).join(' · ') : uiText.portal.viewBalance;
+  const text = shown ? (shown.length > 0 ? shown : [emptyBalance]).map((balance) => formatApiMoney(balance.amount, balance.currency, 'code')).join(' · ') : uiText.portal.viewBalance;
 
   return (
     <>

@@ -1,4 +1,4 @@
-import { formatDate, formatDateTime, messages, PRODUCT_NAME, uiText } from '@kestrel/shared';
+import { formatDateTime, messages, PRODUCT_NAME, uiText } from '@kestrel/shared';
 import { useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router';
@@ -8,9 +8,9 @@ import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { errorMessage } from '../../../lib/http.ts';
+import { formatApiMoney } from '../../../lib/money.ts';
 import { accountDisplayName } from '../account-name.ts';
 import { useActiveAccount, useActivities, type Account } from '../api.ts';
-import { balanceWithPrefix } from '../balance.ts';
 import { IdentityImageThumb } from '../components/IdentityImageThumb.tsx';
 import { SampleIdBack, SampleIdFront } from '../components/SampleIdCard.tsx';
 import { identityTypeLabels } from '../labels.ts';
@@ -106,7 +106,7 @@ function BasicInfo({ account }: { account: Account }) {
           <Detail label={t.userName}>{account.userName}</Detail>
           <Detail label={t.email}>{account.accountEmail}</Detail>
           <Detail label={t.phone}>{account.accountPhone}</Detail>
-          <Detail label={t.since}>{formatDate(account.createdAt)}</Detail>
+          <Detail label={t.since}>{formatDateTime(account.createdAt)}</Detail>
         </dl>
       </Card>
 
@@ -115,7 +115,7 @@ function BasicInfo({ account }: { account: Account }) {
           {account.balance.map((balance) => (
             <li key={balance.currency} className="flex items-baseline justify-between gap-3">
               <span className="text-sm font-medium text-slate-600">{balance.currency}</span>
-              <span className="text-2xl font-bold tracking-tight text-slate-900 tabular-nums">{balanceWithPrefix(balance)}</span>
+              <span className="text-2xl font-bold tracking-tight text-slate-900 tabular-nums">{formatApiMoney(balance.amount, balance.currency)}</span>
             </li>
           ))}
         </ul>

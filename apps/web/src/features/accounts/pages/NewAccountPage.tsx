@@ -1,6 +1,6 @@
 import { uiText } from '@kestrel/shared';
 import { PageTitle } from '../../../components/PageTitle.tsx';
-import { usePortalUser } from '../../portal/portal-user.ts';
+import { usePortalUser } from '../../../lib/portal-user.ts';
 import { CompleteAccountForm } from '../components/CompleteAccountForm.tsx';
 
 /** /new-account ('+ Create New Account'): the complete-account form for another account. */

@@ -1,17 +1,19 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { Logo } from '../../../components/Logo.tsx';
+import { usePublicConfig } from '../../../lib/public-config.ts';
 import { MarketingPanel } from './MarketingPanel.tsx';
 
 /** Public sign-in pages: the logo bar (linking to the marketing site), marketing panel and a form card. */
 export function AuthLayout({ children }: { children: ReactNode }) {
+  // MARKETING_URL: a full page load to another site, so a plain link, not the router's.
+  const marketingUrl = usePublicConfig().data?.marketingUrl;
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex h-16 max-w-7xl items-center px-4 sm:px-6 lg:px-8">
-          <Link to="/" className="rounded-md">
+          <a href={marketingUrl} className="rounded-md">
             <Logo />
-          </Link>
+          </a>
         </div>
       </header>
       <main className="mx-auto grid w-full max-w-7xl flex-1 content-start items-center gap-6 lg:content-center px-4 py-6 sm:px-6 sm:py-10 lg:grid-cols-2 lg:gap-12 lg:px-8 lg:py-12">

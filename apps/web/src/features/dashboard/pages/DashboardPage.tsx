@@ -4,7 +4,7 @@ import { PageTitle } from '../../../components/PageTitle.tsx';
 import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccountCounters } from '../../accounts/api.ts';
-import { usePortalUser } from '../../portal/portal-user.ts';
+import { usePortalUser } from '../../../lib/portal-user.ts';
 import { CounterCard } from '../components/CounterCard.tsx';
 
 const d = uiText.dashboard;

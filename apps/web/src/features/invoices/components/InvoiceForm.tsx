@@ -64,7 +64,7 @@ export function InvoiceForm() {
           Create Invoice
         </Button>
         <p aria-live="polite" className="text-sm font-medium text-slate-700">
-          {total !== undefined && `Total Price: ${formatMoney(total)}`}
+          {total !== undefined && `Total Price: ${formatMoney(total, 'USD')}`}
         </p>
       </div>
     </form>

@@ -1,11 +1,11 @@
-import { formatDate, formatInvoiceNumber, PRODUCT_NAME } from '@kestrel/shared';
+import { asCurrency, formatDate, formatInvoiceNumber, PRODUCT_NAME } from '@kestrel/shared';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
-import { formatApiMoney } from '../../../lib/amounts.ts';
+import { formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { BackLink } from '../../transfers/components/BackLink.tsx';
 import { downloadInvoicePdf, useInvoice } from '../api.ts';
@@ -121,13 +121,13 @@ export function InvoiceDetailPage() {
               <tr className="border-b border-slate-200">
                 <td className="px-2 py-3 sm:px-3">{data.details}</td>
                 <td className="px-2 py-3 sm:px-3 text-right tabular-nums">{data.quantity}</td>
-                <td className="px-2 py-3 sm:px-3 text-right whitespace-nowrap tabular-nums">{formatApiMoney(data.unit_price, data.currency)}</td>
-                <td className="px-2 py-3 sm:px-3 text-right whitespace-nowrap tabular-nums">{formatApiMoney(data.totalPrice, data.currency)}</td>
+                <td className="px-2 py-3 sm:px-3 text-right whitespace-nowrap tabular-nums">{formatApiMoney(data.unit_price, asCurrency(data.currency))}</td>
+                <td className="px-2 py-3 sm:px-3 text-right whitespace-nowrap tabular-nums">{formatApiMoney(data.totalPrice, asCurrency(data.currency))}</td>
               </tr>
             </tbody>
           </table>
         </div>
-        <p className="mt-6 text-right text-lg font-bold text-slate-900">Total due: {formatApiMoney(data.totalPrice, data.currency)}</p>
+        <p className="mt-6 text-right text-lg font-bold text-slate-900">Total due: {formatApiMoney(data.totalPrice, asCurrency(data.currency))}</p>
       </article>
     </>
   );

@@ -1,9 +1,9 @@
-import { formatInvoiceNumber, invoiceMessages, uiText } from '@kestrel/shared';
+import { asCurrency, formatInvoiceNumber, invoiceMessages, uiText } from '@kestrel/shared';
 import { Link } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { InvoiceIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
-import { formatApiMoney } from '../../../lib/amounts.ts';
+import { formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useInvoices, type Invoice } from '../api.ts';
@@ -45,8 +45,8 @@ function InvoicesTable({ invoices }: { invoices: readonly Invoice[] }) {
               <td className="px-4 py-3 break-all text-slate-700">{invoice.email}</td>
               <td className="px-4 py-3 text-slate-700">{invoice.details}</td>
               <td className="px-4 py-3 text-right text-slate-700 tabular-nums">{invoice.quantity}</td>
-              <td className="px-4 py-3 text-right whitespace-nowrap text-slate-700 tabular-nums">{formatApiMoney(invoice.unit_price, invoice.currency)}</td>
-              <td className="px-4 py-3 text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(invoice.totalPrice, invoice.currency)}</td>
+              <td className="px-4 py-3 text-right whitespace-nowrap text-slate-700 tabular-nums">{formatApiMoney(invoice.unit_price, asCurrency(invoice.currency))}</td>
+              <td className="px-4 py-3 text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(invoice.totalPrice, asCurrency(invoice.currency))}</td>
             </tr>
           ))}
         </tbody>
@@ -65,7 +65,7 @@ function InvoiceCards({ invoices }: { invoices: readonly Invoice[] }) {
               <span className="text-slate-500">SI </span>
               <InvoiceLink invoice={invoice} /> · {invoice.name}
             </p>
-            <p className="font-bold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(invoice.totalPrice, invoice.currency)}</p>
+            <p className="font-bold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(invoice.totalPrice, asCurrency(invoice.currency))}</p>
           </div>
           <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
             <dt className="text-slate-600">Phone</dt>
@@ -77,7 +77,7 @@ function InvoiceCards({ invoices }: { invoices: readonly Invoice[] }) {
             <dt className="text-slate-600">Quantity</dt>
             <dd className="text-slate-900 tabular-nums">{invoice.quantity}</dd>
             <dt className="text-slate-600">Unit Price</dt>
-            <dd className="text-slate-900 tabular-nums">{formatApiMoney(invoice.unit_price, invoice.currency)}</dd>
+            <dd className="text-slate-900 tabular-nums">{formatApiMoney(invoice.unit_price, asCurrency(invoice.currency))}</dd>
           </dl>
         </li>
       ))}

@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { AccountSwitcher } from '../../accounts/components/AccountSwitcher.tsx';
 import { isNavItemActive, navItems } from '../nav-items.ts';
-import { usePortalUser } from '../portal-user.ts';
+import { usePortalUser } from '../../../lib/portal-user.ts';
 
 /** The links of the side navigation, with the current page marked. */
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {

@@ -2,7 +2,7 @@ import { formatDateTime, uiText } from '@kestrel/shared';
 import { Button } from '../../../components/Button.tsx';
 import { ListIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
-import { formatApiMoney } from '../../../lib/amounts.ts';
+import { formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccountTransactions, type Transaction, type TransactionType } from '../api.ts';

@@ -66,7 +66,8 @@ function RecentRecipients({ headingId }: { headingId: string }) {
 
 /** With text in the box: the matches. */
 function SearchResults({ query, typing, headingId }: { query: string; typing: boolean; headingId: string }) {
-  const search = useRecipientSearch(query);
+  const { accountNumber } = useSession();
+  const search = useRecipientSearch(query, accountNumber);
   const results = search.data;
   // Until the box's text has been searched, the list shows the previous answer: marked busy and dimmed.
   const stale = typing || search.isPlaceholderData;

@@ -4,12 +4,12 @@ import {
   CURRENCIES,
   CURRENCY_PREFIX,
   formatMoney,
-  parseAmount,
   transferForm,
   transferMessages,
-  type AmountCents,
+  type Cents,
   type Currency,
   type TransferForm,
+  type TransferFormValues,
 } from '@kestrel/shared';
 import { useEffect, useId, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -22,11 +22,11 @@ import { SelectField } from '../../../components/SelectField.tsx';
 import { AlertCircleIcon, CheckCircleIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
-import { majorToCents } from '../../../lib/amounts.ts';
+import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { accountDisplayName } from '../../accounts/account-name.ts';
-import { usePortalUser } from '../../portal/portal-user.ts';
+import { usePortalUser } from '../../../lib/portal-user.ts';
 import type { Account } from '../../accounts/api.ts';
 import { useRecipient, useSenderAccount, useTransferBalance, type Recipient, type TransferResult } from '../api.ts';
 import { transferPaths, WALLET_AREA } from '../areas.ts';
@@ -36,17 +36,14 @@ import { BackLink } from '../components/BackLink.tsx';
 const title = 'Complete Transfer';
 const failedMessage = 'Fund transfer failed!';
 /** An answer that never came (network, server fault) may hide a transfer that went through. */
-const unsureMessage = 'Fund transfer failed! Sending it again is safe: it will not be paid twice.';
+const unsureHint = 'Sending it again is safe: it will not be paid twice.';
+const unsureMessage = `Fund transfer failed! ${unsureHint}`;
 
 /** Read-only fields look set, not waiting for input (FloatingField draws every input white). */
 const readOnlyStyle = { backgroundColor: 'var(--color-slate-50, #f8fafc)' } as const;
 
 /** The server's field names in POST /v1/account/transfer_balance, mapped to the form's. */
 const formFieldOf: Record<string, keyof TransferForm> = { currency: 'currency', balance: 'amount', tpin: 'tpin' };
-
-function isCurrency(value: string): value is Currency {
-  return (CURRENCIES as readonly string[]).includes(value);
-}
 
 const displayName = (account: Pick<Recipient, 'accountType' | 'accountHolderName' | 'businessName'>) =>
   accountDisplayName({
@@ -55,9 +52,16 @@ const displayName = (account: Pick<Recipient, 'accountType' | 'accountHolderName
     businessName: account.businessName,
   });
 
-function balanceCents(sender: Account, currency: string): AmountCents | undefined {
+/** The sender's balance in this currency; undefined when the account holds none in it. */
+function balanceCents(sender: Account, currency: Currency | undefined): Cents | undefined {
   const entry = sender.balance.find((item) => item.currency === currency);
-  return entry ? majorToCents(entry.amount) : undefined;
+  return entry ? apiCents(entry.amount) : undefined;
+}
+
+/** The amount field parsed by the form's own schema (the same `amountCents` the API uses). */
+function typedAmount(value: TransferForm['amount'] | undefined): Cents | undefined {
+  const parsed = transferForm.shape.amount.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 function AccountHint({ id, account }: { id: string; account: Pick<Recipient, 'accountType' | 'businessName' | 'userName' | 'accountNumber'> }) {
@@ -71,20 +75,17 @@ function AccountHint({ id, account }: { id: string; account: Pick<Recipient, 'ac
 
 /** What the user sees once the money has moved. */
 function TransferDone({ result, recipient }: { result: TransferResult; recipient: Recipient }) {
-  const amount = majorToCents(result.amount);
-  const left = majorToCents(result.balance);
-  const currency = isCurrency(result.currency) ? result.currency : 'USD';
   return (
     <div role="status" className="flex gap-3 rounded-xl border border-success-700/20 bg-success-50 p-4 text-sm text-success-700">
       <CheckCircleIcon className="mt-0.5 size-5 shrink-0" />
       <div className="min-w-0 space-y-1">
         <p className="font-semibold">
-          {transferMessages.success}: {amount === undefined ? result.amount : formatMoney(amount, currency)} sent to {displayName(recipient)}.
+          {transferMessages.success}: {formatApiMoney(result.amount, result.currency)} sent to {displayName(recipient)}.
         </p>
         <p className="break-all text-slate-700">
           Transaction ID <span className="font-mono">{result.transactionId}</span>
         </p>
-        {left !== undefined && <p className="text-slate-700">Your balance now: {formatMoney(left, currency)}</p>}
+        <p className="text-slate-700">Your balance now: {formatApiMoney(result.balance, result.currency)}</p>
       </div>
     </div>
   );
@@ -118,7 +119,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
     setValue,
     setFocus,
     formState: { errors },
-  } = useForm<TransferForm>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '' } });
+  } = useForm<TransferForm, unknown, TransferFormValues>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '' } });
   const [amountText, currency] = useWatch({ control, name: ['amount', 'currency'] });
 
   const done = transfer.isSuccess;
@@ -157,54 +158,60 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
   }
   const from = sender.data;
   const to = recipient.data;
-  if (!to) {
+  // No such recipient, or the account sending: nothing to fill in, back to the search.
+  const problem = !to
+    ? { title: transferMessages.recipientNotFound, text: `No account has the user name “${recipientUserName}”.` }
+    : to.accountNumber === from.accountNumber
+      ? // Another of the user's own accounts is a fine recipient; the account sending is not.
+        { title: transferMessages.sameAccount, text: `“${to.userName}” is the account you are sending from. Switch accounts or choose another recipient.` }
+      : undefined;
+  if (!to || problem) {
     return (
       <CenteredStatus
         icon={<AlertCircleIcon />}
         tone="neutral"
-        title={transferMessages.recipientNotFound}
+        title={problem?.title ?? transferMessages.recipientNotFound}
         actions={
           <Link to={searchPath} className={buttonClasses('primary', 'lg')}>
             Search recipients
           </Link>
         }
       >
-        <p>No other account has the user name “{recipientUserName}”.</p>
+        <p>{problem?.text}</p>
       </CenteredStatus>
     );
   }
 
-  const available = balanceCents(from, currency);
-  const parsed = parseAmount(amountText);
-  const overBalance = parsed.ok && available !== undefined && parsed.cents > available;
-  const remaining = parsed.ok && available !== undefined && !overBalance ? available - parsed.cents : undefined;
-  const shownCurrency: Currency = isCurrency(currency) ? currency : 'USD';
+  // The select offers only supported currencies; before one is chosen nothing is previewed.
+  const shownCurrency: Currency | undefined = CURRENCIES.find((code) => code === currency);
+  const available = balanceCents(from, shownCurrency);
+  const amountCents = typedAmount(amountText);
+  const overBalance = amountCents !== undefined && available !== undefined && amountCents > available;
+  const remaining = amountCents !== undefined && available !== undefined && !overBalance ? ((available - amountCents) as Cents) : undefined;
 
-  const onSubmit = (values: TransferForm) => {
+  const onSubmit = (values: TransferFormValues) => {
     if (transfer.isPending || done) return;
-    const amount = parseAmount(values.amount);
-    if (!amount.ok) return;
-    if (!isCurrency(values.currency)) {
-      setError('currency', { message: transferMessages.currencyRequired });
-      return;
-    }
     transfer.mutate(
       {
         sender: from,
+        recipient: to,
         body: {
           userId: user._id,
           debitAccountKey: from.userName,
           creditAccountKey: to.userName,
           currency: values.currency,
-          balance: centsToDecimalString(amount.cents),
+          balance: centsToDecimalString(values.amount),
           tpin: values.tpin,
         },
       },
       {
         onSuccess: () => toast.success(transferMessages.success),
         onError: (error) => {
+          // No answer (network) or a server fault may hide a transfer that went through: say that
+          // sending again is safe. When the server did explain itself, its words come first.
           const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
-          toast.error(unsure ? unsureMessage : errorMessage(error, failedMessage));
+          const serverSaid = error instanceof ApiError && error.fromServer ? error.message : undefined;
+          toast.error(unsure ? (serverSaid ? `${serverSaid} ${unsureHint}` : unsureMessage) : errorMessage(error, failedMessage));
           if (!(error instanceof ApiError)) return;
           for (const [field, message] of Object.entries(error.fields ?? {})) {
             const formField = formFieldOf[field];
@@ -254,20 +261,20 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
               </SelectField>
               <div className="min-w-0">
                 <FloatingField
-                  label={`Amount (${CURRENCY_PREFIX[shownCurrency]})`}
+                  label={shownCurrency ? `Amount (${CURRENCY_PREFIX[shownCurrency]})` : 'Amount'}
                   inputMode="decimal"
                   autoComplete="off"
                   error={errors.amount?.message}
                   {...register('amount')}
                 />
                 <div id={previewId} aria-live="polite" className="mt-1.5 text-sm">
-                  {!done && remaining !== undefined && (
+                  {!done && shownCurrency && remaining !== undefined && (
                     <p className="font-medium text-slate-700">Remaining balance: {formatMoney(remaining, shownCurrency)}</p>
                   )}
-                  {!done && overBalance && available !== undefined && (
+                  {!done && shownCurrency && overBalance && available !== undefined && (
                     <p className="font-medium text-warning-700">More than your available balance ({formatMoney(available, shownCurrency)}).</p>
                   )}
-                  {!done && !parsed.ok && available !== undefined && (
+                  {!done && shownCurrency && amountCents === undefined && available !== undefined && (
                     <p className="text-slate-600">Available balance: {formatMoney(available, shownCurrency)}</p>
                   )}
                 </div>

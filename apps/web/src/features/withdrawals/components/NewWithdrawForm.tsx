@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
+  asCurrency,
   centsToDecimalString,
   CURRENCIES,
   formatMoney,
@@ -17,7 +18,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
-import { majorToCents } from '../../../lib/amounts.ts';
+import { apiCents } from '../../../lib/money.ts';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccount } from '../../accounts/api.ts';
@@ -71,7 +72,7 @@ export function NewWithdrawForm() {
   });
   const country = useWatch({ control, name: 'country' });
   const balance = account.data?.balance.find((entry) => entry.currency === 'USD');
-  const availableCents = balance ? majorToCents(balance.amount) : undefined;
+  const availableCents = balance ? apiCents(balance.amount) : undefined;
 
   const onSubmit = (values: WithdrawForm) => {
     if (create.isPending || !accountNumber) return;
@@ -170,7 +171,7 @@ export function NewWithdrawForm() {
               void amountField.onChange(event);
             }}
           />
-          {availableCents !== undefined && <p className="mt-1.5 text-sm text-slate-600">Available balance: {formatMoney(availableCents)}</p>}
+          {availableCents !== undefined && <p className="mt-1.5 text-sm text-slate-600">Available balance: {formatMoney(availableCents, asCurrency(balance?.currency ?? 'USD'))}</p>}
         </div>
         <FloatingField
           label={withdrawLabels.tpin}

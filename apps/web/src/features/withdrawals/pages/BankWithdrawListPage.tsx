@@ -1,9 +1,9 @@
-import { formatDateTime, uiText } from '@kestrel/shared';
+import { asCurrency, formatDateTime, uiText } from '@kestrel/shared';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '../../../components/Button.tsx';
 import { AlertCircleIcon, BankIcon, CheckCircleIcon, HistoryIcon, ListIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
-import { formatApiMoney } from '../../../lib/amounts.ts';
+import { formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { CounterCard } from '../../dashboard/components/CounterCard.tsx';
@@ -47,7 +47,7 @@ function WithdrawalsTable({ withdrawals }: { withdrawals: readonly Withdrawal[] 
           {withdrawals.map((w) => (
             <tr key={w._id} className="hover:bg-slate-50">
               <td className="px-4 py-3">
-                <span className="mr-2 font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(w.amount, w.currency)}</span>
+                <span className="mr-2 font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(w.amount, asCurrency(w.currency))}</span>
                 <WithdrawalStatusBadge status={w.status} />
                 {w.failureReason && <span className="mt-1 block text-xs text-danger-700">Reason: {w.failureReason}</span>}
               </td>
@@ -73,7 +73,7 @@ function WithdrawalCards({ withdrawals }: { withdrawals: readonly Withdrawal[] }
       {withdrawals.map((w) => (
         <li key={w._id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-xs">
           <div className="flex items-start justify-between gap-3">
-            <p className="text-xl font-bold tracking-tight text-slate-900 tabular-nums">{formatApiMoney(w.amount, w.currency)}</p>
+            <p className="text-xl font-bold tracking-tight text-slate-900 tabular-nums">{formatApiMoney(w.amount, asCurrency(w.currency))}</p>
             <WithdrawalStatusBadge status={w.status} />
           </div>
           <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">

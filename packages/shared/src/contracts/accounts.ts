@@ -3,6 +3,7 @@ import { ACCOUNT_TYPES, CURRENCIES, IDENTITY_TYPES, MINIMUM_AGE_YEARS, NOTIFICAT
 import { ageInYears } from '../dates.ts';
 import { messages } from '../messages.ts';
 import { emailAddress } from './auth.ts';
+import { currencyCode, majorUnits } from './common.ts';
 
 const m = messages;
 
@@ -262,6 +263,65 @@ export const uploadIdentityImageFields = z
   .refine((fields) => Boolean(fields.accountId || fields.accountNumber), { message: m.account.uploadAccountRequired, path: ['accountId'] });
 export type UploadIdentityImageFields = z.infer<typeof uploadIdentityImageFields>;
 
-/** GET /v1/activities query. */
-export const activitiesQuery = z.object({ accountId: z.string({ error: 'accountId is required' }).trim().min(1, 'accountId is required') });
-export type ActivitiesQuery = z.infer<typeof activitiesQuery>;
+// ---- Responses ----
+
+const fee = z.object({ fixed: majorUnits.describe('US$, major units'), percentage: z.number() });
+
+export const identityImage = z.object({
+  _id: z.string(),
+  url: z.string().describe('Path of GET /v1/account/{accountId}/identity-images/{imageId}; send the Authorization header'),
+  createdAt: z.string(),
+});
+export type IdentityImage = z.infer<typeof identityImage>;
+export const identityImageList = z.array(identityImage);
+
+export const balanceEntry = z.object({ currency: currencyCode, amount: majorUnits });
+export type Balance = z.infer<typeof balanceEntry>;
+
+/** What names an account to people: the fields every account-shaped answer starts with. */
+export const accountIdentity = z.object({
+  _id: z.string(),
+  accountNumber: z.string(),
+  accountType: z.enum(ACCOUNT_TYPES),
+  accountHolderName: z.string(),
+  businessName: z.string().nullable(),
+  userName: z.string(),
+});
+
+/** GET /v1/account/{accountId | accountNumber | userName}: the spec's Account, owner only. */
+export const accountView = accountIdentity.extend({
+  companyName: z.string().nullable(),
+  accountEmail: z.string(),
+  accountPhone: z.string(),
+  createdAt: z.string(),
+  balance: z.array(balanceEntry),
+  identity: z.object({ type: z.enum(IDENTITY_TYPES), number: z.string(), isVerified: z.boolean() }),
+  identityImages: identityImageList,
+  users: z.array(z.object({ userId: z.string() })),
+  dateOfBirth: z.string().describe('YYYY-MM-DD'),
+  address: z.object({ street: z.string(), city: z.string(), state: z.string(), zipCode: z.string(), country: z.string() }),
+  notificationPreference: z.enum(NOTIFICATION_PREFERENCES),
+  occupation: z.string(),
+  annualIncome: z.string(),
+  gatewayFee: fee,
+  paymentRequestFee: fee,
+});
+export type Account = z.infer<typeof accountView>;
+export type IdentityType = Account['identity']['type'];
+export type NotificationPreference = Account['notificationPreference'];
+
+/** POST /v1/account/create answers these four. */
+export const createdAccount = z.object({ _id: z.string(), accountNumber: z.string(), accountEmail: z.string(), userName: z.string() });
+export type CreatedAccount = z.infer<typeof createdAccount>;
+
+/** GET /v1/account/{key}/summary: the dashboard's counters. */
+export const accountCounters = z.object({
+  totalPayments: z.number().int(),
+  successPayments: z.number().int(),
+  totalWithdraw: z.number().int(),
+  totalTransactions: z.number().int(),
+});
+export type AccountCounters = z.infer<typeof accountCounters>;
+
+export const accountKeyParams = z.object({ key: z.string().min(1).max(100).describe('Account id, account number or user name') });
+export const identityImageParams = z.object({ accountId: z.string().max(100), imageId: z.string().max(100) });

@@ -76,3 +76,17 @@ export type SendVerificationBody = z.infer<typeof sendVerificationBody>;
 
 export const verifyEmailBody = z.object({ token: z.string().min(16).max(200) }).strict();
 export type VerifyEmailBody = z.infer<typeof verifyEmailBody>;
+
+// ---- Responses ----
+
+/** POST /v1/auth/login answers this. */
+export const loginResult = z.object({
+  _id: z.string(),
+  token: z.string(),
+  accounts: z.array(z.string()).describe("Ids of the user's accounts; the first one becomes the active account"),
+});
+export type LoginResult = z.infer<typeof loginResult>;
+
+/** POST /v1/user/register answers a session token, so the new user is signed in. */
+export const registerResult = z.object({ _id: z.string(), token: z.string() });
+export type RegisterResult = z.infer<typeof registerResult>;

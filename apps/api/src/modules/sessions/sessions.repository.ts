@@ -1,6 +1,6 @@
 import { SESSION_MS } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
-import { hashToken, newOpaqueToken } from './tokens.ts';
+import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 
 export async function createSession(db: Db, userId: string, ip: string, userAgent: string | undefined): Promise<string> {
   const token = newOpaqueToken();

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { UserProfile } from '../auth/api.ts';
+import type { UserProfile } from '@kestrel/shared';
 
 /** The verified account holder the portal gate let in; every page inside the shell can read it. */
 export const PortalUserContext = createContext<UserProfile | null>(null);

@@ -1,0 +1,107 @@
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { notFound, unauthorized } from './errors.ts';
+
+/*
+ * Authorisation in one room. Every route either names a guard as its `preHandler` (or the
+ * first of its preHandlers) or is listed in PUBLIC_ROUTES; guards.test.ts walks the route
+ * table and fails otherwise.
+ *
+ * A guard is an async pre-handler made with `defineGuard(kind, check)`, which marks it so the
+ * route-table test (and anyone reading a route) can tell it is a guard and which one. A new
+ * kind of caller (the gateway's `requireStoreKey`, for example) is one more
+ * `defineGuard('storeKey', ...)` in its module plus its kind in GuardKind; it then counts
+ * as guarded everywhere without touching this file's other guards.
+ *
+ * The guards learn about callers only through `request.server.ctx.callers` (set up in
+ * app.ts), so `http/` never imports a feature module.
+ */
+
+export type GuardKind = 'user' | 'operator' | 'storeKey';
+
+const GUARD_KIND = Symbol('kestrel.guard');
+
+export type Guard = ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) & { readonly [GUARD_KIND]: GuardKind };
+
+/** Marks `check` as a route guard of this kind. */
+export function defineGuard(kind: GuardKind, check: (request: FastifyRequest, reply: FastifyReply) => Promise<void>): Guard {
+  const guard = async (request: FastifyRequest, reply: FastifyReply) => check(request, reply);
+  return Object.assign(guard, { [GUARD_KIND]: kind }) as Guard;
+}
+
+/** The guard kind of a pre-handler, or undefined when it is not a guard. */
+export function guardKindOf(handler: unknown): GuardKind | undefined {
+  return typeof handler === 'function' && GUARD_KIND in handler ? (handler as Guard)[GUARD_KIND] : undefined;
+}
+
+/** Reads `Authorization: <token>` (the spec's raw form) or `Authorization: Bearer <token>`. */
+export function tokenFromHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  const token = /^bearer\s+/i.test(trimmed) ? trimmed.replace(/^bearer\s+/i, '') : trimmed;
+  return token.length > 0 && token.length <= 200 ? token : undefined;
+}
+
+async function authenticateUser(request: FastifyRequest): Promise<void> {
+  const token = tokenFromHeader(request.headers.authorization);
+  if (!token) throw unauthorized();
+  const session = await request.server.ctx.callers.findSession(token);
+  if (!session) throw unauthorized('Your session has expired. Please log in again.', 'session_expired');
+  request.auth = { userId: session.userId, sessionId: session.id };
+}
+
+/**
+ * A signed-in user. The caller is always taken from the token; the server never
+ * authenticates from cookies, so there is no CSRF surface.
+ */
+export const requireUser = defineGuard('user', authenticateUser);
+
+/**
+ * A signed-in operator. A request without a live session gets the usual 401; a signed-in
+ * user who is not an operator gets the 404 an unknown route would get.
+ */
+export const requireOperator = defineGuard('operator', async (request) => {
+  await authenticateUser(request);
+  if (!(await request.server.ctx.callers.isOperator(callerId(request)))) throw notFound();
+});
+
+/** The signed-in user's id; only call behind `requireUser` or `requireOperator`. */
+export function callerId(request: FastifyRequest): string {
+  if (!request.auth) throw unauthorized();
+  return request.auth.userId;
+}
+
+/**
+ * Routes anyone may call, by method and URL (a trailing `*` matches any rest). Everything
+ * else must be guarded. Keep this list short and say why each entry is public.
+ */
+export const PUBLIC_ROUTES: readonly string[] = [
+  'POST /v1/auth/login', // signing in is how one gets a token
+  'POST /v1/user/register', // signing up, likewise
+  'POST /v1/user/verify-email', // the mailed link works without a session
+  'GET /v1/config', // the web app's public settings (marketing site address)
+  'GET /v1/openapi.json', // the API reference
+  'GET /v1/docs*', // the API reference's pages and assets
+  'GET /healthz', // process up (load balancers)
+  'GET /readyz', // database reachable (load balancers)
+  'GET /data/v1/*', // the spec's public data host (countries)
+  'GET /dev/mailbox*', // the development outbox; not registered in production
+];
+
+function matchesPublic(method: string, url: string): boolean {
+  return PUBLIC_ROUTES.some((entry) => {
+    const [entryMethod, pattern = ''] = entry.split(' ');
+    const methodOk = entryMethod === method || (entryMethod === 'GET' && method === 'HEAD');
+    if (!methodOk) return false;
+    return pattern.endsWith('*') ? url.startsWith(pattern.slice(0, -1)) : url === pattern;
+  });
+}
+
+/** What the route-table check says about one route: its guard kind, 'public', or 'unguarded'. */
+export function routeProtection(route: Pick<RouteOptions, 'method' | 'url' | 'preHandler'>): GuardKind | 'public' | 'unguarded' {
+  const handlers = Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+  // The guard must run first: a pre-handler before it would see an unauthenticated request.
+  const kind = guardKindOf(handlers[0]);
+  if (kind) return kind;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.every((method) => matchesPublic(method, route.url)) ? 'public' : 'unguarded';
+}

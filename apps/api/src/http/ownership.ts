@@ -1,0 +1,54 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Trx } from '../db/transaction.ts';
+import type { Database } from '../db/schema.ts';
+
+/*
+ * The one ownership predicate: an account belongs to a user when account_users links them.
+ * Every route that names one of the caller's accounts goes through findOwnedAccount (or,
+ * inside a larger query, ownedBy), so the rule is written once.
+ */
+
+/** Who is calling: the user id the route guard took from the token. */
+export interface Caller {
+  userId: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** `EXISTS (account_users of accounts.id for this user)`, for queries over `accounts`. */
+export function ownedBy(caller: Caller) {
+  return (eb: ExpressionBuilder<Database, 'accounts'>) =>
+    eb.exists(
+      eb
+        .selectFrom('accountUsers')
+        .select('accountUsers.accountId')
+        .whereRef('accountUsers.accountId', '=', 'accounts.id')
+        .where('accountUsers.userId', '=', caller.userId),
+    );
+}
+
+/**
+ * One of the caller's accounts, named by its id, its account number or its user name
+ * (case-insensitive). Anyone else's account, or an unknown key, is undefined: the caller
+ * cannot tell the two apart (routes answer 404 for both).
+ */
+export function findOwnedAccount(db: Db | Trx, caller: Caller, key: string) {
+  return db
+    .selectFrom('accounts')
+    .selectAll('accounts')
+    .select(sql<string>`to_char(accounts.date_of_birth, 'YYYY-MM-DD')`.as('dateOfBirthText'))
+    .where(ownedBy(caller))
+    .where((eb) => {
+      // User names start with a letter and account numbers are all digits, so a key can name one kind only.
+      if (isUuid(key)) return eb('accounts.id', '=', key);
+      if (/^\d+$/.test(key)) return eb('accounts.accountNumber', '=', key);
+      return eb(eb.fn('lower', ['accounts.userName']), '=', key.toLowerCase());
+    })
+    .executeTakeFirst();
+}
+export type OwnedAccount = NonNullable<Awaited<ReturnType<typeof findOwnedAccount>>>;

@@ -1,0 +1,100 @@
+import type { APIRequestContext } from '@playwright/test';
+import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, registerViaApi, uniqueId, uniquePhone } from './fixtures.ts';
+
+/*
+ * Wallet holders for the transfer journeys, made through the API. Money only enters the
+ * system through the demo accounts, so each sender gets a small float from demo bob: demo
+ * alice's US$ 5,000.00 is asserted by the accounts journey, which may run at the same time.
+ */
+
+export const TPIN = '2468';
+export const OPENING_FLOAT = '40.00';
+
+export interface Holder {
+  userId: string;
+  email: string;
+  password: string;
+  token: string;
+  holderName: string;
+  userName: string;
+  accountNumber: string;
+  accountEmail: string;
+  accountPhone: string;
+}
+
+export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** What holderViaApi may set: the account's names and type, or an existing user to add it to. */
+export interface HolderOptions {
+  holderName?: string;
+  userName?: string;
+  accountType?: 'personal' | 'business';
+  /** Open the account for this holder's user (a second account) instead of signing up a new one. */
+  owner?: Holder;
+}
+
+/** A verified user with a USD account (TPIN 2468, personal unless asked), made through the API. */
+export async function holderViaApi(request: APIRequestContext, role: string, options: HolderOptions = {}): Promise<Holder> {
+  const user = options.owner ?? (await registerViaApi(request));
+  const id = uniqueId(role);
+  const holder = {
+    holderName: options.holderName ?? `${role === 'payee' ? 'Rowan' : 'Sasha'} Quill-${id}`,
+    userName: options.userName ?? id,
+    accountEmail: `${id}@wallet.example.test`,
+    accountPhone: uniquePhone(),
+  };
+  const business = options.accountType === 'business';
+  const response = await request.post('/v1/account/create', {
+    headers: auth(user.token),
+    data: {
+      users: [{ userId: user.userId, tpin: TPIN }],
+      accountHolderName: holder.holderName,
+      userName: holder.userName,
+      accountEmail: holder.accountEmail,
+      accountPhone: holder.accountPhone,
+      accountType: business ? 'business' : 'personal',
+      ...(business ? { businessName: `Shop ${id}`, companyName: `Shop ${id} LLC` } : {}),
+      identity: { type: 'passport', number: `E2E-${id}` },
+      dateOfBirth: '1991-03-14',
+      address: { street: '1 Test Street', city: 'Portland', state: 'OR', zipCode: '97201', country: 'US' },
+      balance: [{ currency: 'USD' }],
+      notificationPreference: 'email',
+      occupation: 'Tester',
+      annualIncome: '50000',
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const { accountNumber } = (await response.json()).data as { accountNumber: string };
+  return { email: user.email, password: user.password, token: user.token, userId: user.userId, accountNumber, ...holder };
+}
+
+export async function loginViaApi(request: APIRequestContext, email: string, password: string): Promise<string> {
+  const response = await request.post('/v1/auth/login', { data: { email, password } });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).data.token as string;
+}
+
+export async function balanceOf(request: APIRequestContext, holder: Holder): Promise<number | undefined> {
+  const response = await request.get(`/v1/account/${holder.accountNumber}`, { headers: auth(holder.token) });
+  expect(response.status()).toBe(200);
+  const { balance } = (await response.json()).data as { balance: { currency: string; amount: number }[] };
+  return balance.find((entry) => entry.currency === 'USD')?.amount;
+}
+
+/** A sender holding US$ 40.00 (sent by demo bob through the API) and an empty recipient. */
+export async function freshPair(request: APIRequestContext): Promise<{ sender: Holder; recipient: Holder }> {
+  const [sender, recipient] = [await holderViaApi(request, 'payer'), await holderViaApi(request, 'payee')];
+  await fundFromDemo(request, sender);
+  return { sender, recipient };
+}
+
+/** Sends OPENING_FLOAT from demo bob to this holder's account. */
+export async function fundFromDemo(request: APIRequestContext, sender: Holder): Promise<void> {
+  const funderToken = await loginViaApi(request, demo.bob.email, DEMO_PASSWORD);
+  const funding = await request.post('/v1/account/transfer_balance', {
+    headers: { ...auth(funderToken), 'Idempotency-Key': `e2e-float-${sender.userName}` },
+    data: { debitAccountKey: demo.bob.userName, creditAccountKey: sender.userName, currency: 'USD', balance: OPENING_FLOAT, tpin: DEMO_TPIN },
+  });
+  expect(funding.status(), await funding.text()).toBe(200);
+}
+

@@ -21,6 +21,7 @@ import { dataRoutes } from './modules/data/data.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { storesRoutes } from './modules/stores/stores.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(transfersRoutes);
       await v1.register(transactionsRoutes);
       await v1.register(operatorRoutes);
+      await v1.register(storesRoutes);
     },
     { prefix: '/v1' },
   );

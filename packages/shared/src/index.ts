@@ -6,3 +6,5 @@ export * from './dates.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/transfers.ts';
 export * from './schemas/accounts.ts';
+export * from './contracts/stores.ts';
+export * from './contracts/payments.ts';

@@ -5,7 +5,7 @@ import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
 
 /** Operators only; anyone else gets the same 404 as an unknown route would. */
-async function assertOperator(ctx: AppContext, userId: string): Promise<void> {
+export async function assertOperator(ctx: AppContext, userId: string): Promise<void> {
   const user = await ctx.db.selectFrom('users').select('isOperator').where('id', '=', userId).executeTakeFirst();
   if (!user?.isOperator) throw notFound();
 }

@@ -22,6 +22,7 @@ import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -141,6 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(transactionsRoutes);
       await v1.register(operatorRoutes);
       await v1.register(storesRoutes);
+      await v1.register(paymentsRoutes);
     },
     { prefix: '/v1' },
   );

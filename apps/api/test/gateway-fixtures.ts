@@ -74,9 +74,9 @@ export interface TestStore {
 }
 
 /** A user, an account and a store over HTTP; approved by an operator unless told otherwise. */
-export async function createStore(options: { approve?: boolean; callbackURL?: string; gatewayFee?: { fixed: number; percentage: number } } = {}): Promise<TestStore> {
+export async function createStore(options: { approve?: boolean; callbackURL?: string } = {}): Promise<TestStore> {
   const owner = await createUser();
-  const account = await createAccount(owner, options.gatewayFee ? { gatewayFee: options.gatewayFee } : {});
+  const account = await createAccount(owner);
   const created = await postStore(owner.token, storeFields(account, options.callbackURL ? { callbackURL: options.callbackURL } : {}), storeImages());
   if (created.status !== 201) throw new Error(`store create failed: ${created.status} ${JSON.stringify(created.body)}`);
   const { storeId, storeKey } = created.body.data as { storeId: string; storeKey: string };
@@ -85,4 +85,38 @@ export async function createStore(options: { approve?: boolean; callbackURL?: st
     if (approved.status !== 200) throw new Error(`approve failed: ${approved.status}`);
   }
   return { owner, account, storeId, storeKey, headers: { storeId, storeKey } };
+}
+
+let orderSequence = 0;
+/** A valid web-pay body with a fresh orderId. */
+export function webPayBodyFor(overrides: Record<string, unknown> = {}) {
+  orderSequence += 1;
+  return {
+    orderId: `ORD-${process.pid}-${orderSequence}-${unique('o')}`,
+    currency: 'USD',
+    amount: 25.5,
+    customerName: 'Carol Customer',
+    customerEmail: 'carol@example.test',
+    customerPhone: '+15550109999',
+    customerAddress: '1 Market Street, Springfield',
+    productName: 'Bike bell',
+    cancelUrl: 'https://shop.example.test/cart',
+    valueA: 'cart-42',
+    ...overrides,
+  };
+}
+
+export const card = (number = '4242 4242 4242 4242', overrides: Record<string, unknown> = {}) => ({
+  type: 'card',
+  number,
+  expiresIn: '12/34',
+  cvc: '937',
+  ...overrides,
+});
+
+/** Creates a payment for the store and answers its paymentId. */
+export async function createPayment(store: TestStore, overrides: Record<string, unknown> = {}): Promise<string> {
+  const response = await api('POST', '/v1/payment/web-pay', { headers: store.headers, body: webPayBodyFor(overrides) });
+  if (response.status !== 200) throw new Error(`web-pay failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data.paymentId as string;
 }

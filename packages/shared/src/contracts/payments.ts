@@ -94,11 +94,16 @@ export type CompleteCardBody = z.infer<typeof completeCardBody>;
 export const paymentIdParams = z.object({ paymentId: z.string().min(1).max(100) });
 export const paymentListBody = z.object({ accountEmail: z.string().trim().min(1, 'accountEmail is required').max(320) }).strict();
 
-export const webPayAnswer = z.object({ status: z.literal('success'), message: z.string(), redirectUrl: z.string(), paymentId: z.string() });
+export const webPayAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  redirectUrl: z.string().describe('The hosted checkout address for the customer: PUBLIC_URL/web-pay/{urlId}'),
+  data: z.object({ paymentId: z.string(), urlId: z.string(), orderId: z.string(), amount: z.number(), currency: z.string(), paymentStatus: z.literal('initiate') }),
+});
 export type WebPayAnswer = z.infer<typeof webPayAnswer>;
 
 export const paymentResult = z.object({
-  paymentStatus: z.enum(['initiate', 'success']),
+  paymentStatus: z.literal('success'),
   tnxId: z.string().nullable(),
   orderId: z.string(),
   currency: z.string(),

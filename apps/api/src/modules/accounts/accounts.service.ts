@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit.ts';
 import { hashSecret } from '../auth/passwords.ts';
 import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
 import { detectImage, removeUploads, saveUpload, storedUploadPath, uploadDirectory, type DetectedImage } from '../uploads/uploads.ts';
+import { accountPaymentCounters } from '../stores/stores.repository.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { nextAccountNumber } from './account-number.ts';
 import {
@@ -256,11 +257,11 @@ export async function readIdentityImage(ctx: AppContext, callerId: string, accou
 /** GET /v1/account/{key}/summary: the dashboard's four counters. */
 export async function accountSummary(ctx: AppContext, callerId: string, key: string) {
   const account = await ownedAccountOr404(ctx, callerId, key);
+  // Gateway payments into this account (every store it owns); success = paid.
+  const payments = await accountPaymentCounters(ctx.db, account.id);
   return {
-    // Payments (gateway, checkout and payment-request payments) arrive with the payments
-    // feature; its payments table will feed totalPayments and successPayments.
-    totalPayments: 0,
-    successPayments: 0,
+    totalPayments: payments.total,
+    successPayments: payments.success,
     // Bank withdrawals arrive with the withdrawals feature; its bank_withdrawals table will feed this.
     totalWithdraw: 0,
     totalTransactions: await countAccountTransactions(ctx.db, account.id),

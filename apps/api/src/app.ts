@@ -23,6 +23,8 @@ import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { callbacksRoutes } from './modules/callbacks/callbacks.routes.ts';
+import { devStoreCallbackRoutes } from './modules/callbacks/dev-listener.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -143,11 +145,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(operatorRoutes);
       await v1.register(storesRoutes);
       await v1.register(paymentsRoutes);
+      await v1.register(callbacksRoutes);
     },
     { prefix: '/v1' },
   );
   await app.register(dataRoutes, { prefix: '/data/v1' });
   if (config.nodeEnv !== 'production') await app.register(mailboxRoutes);
+  if (config.nodeEnv !== 'production') await app.register(devStoreCallbackRoutes);
 
   const webDist = options.webDist ?? defaultWebDist;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));

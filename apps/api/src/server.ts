@@ -4,7 +4,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './modules/demo/seed-demo.ts';
-import { startCallbackWorker, type CallbackWorker } from './modules/callbacks/worker.ts';
+import { startCallbackWorker } from './modules/callbacks/worker.ts';
 
 /** Starts Kestrel: settings, database, migrations, then the HTTP server; stops cleanly on a signal. */
 async function main(): Promise<void> {
@@ -16,14 +16,16 @@ async function main(): Promise<void> {
   const demoLogins = config.seedDemo ? await seedDemo(database.db) : null;
   if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
 
-  let callbackWorker: CallbackWorker | undefined;
+  // Store callbacks are sent from the database outbox by this process (see modules/callbacks);
+  // its first round runs a second from now, once the server below is listening.
+  const callbackWorker = startCallbackWorker(app.ctx);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      await callbackWorker?.stop();
+      await callbackWorker.stop();
       await app.close();
     } finally {
       await database.close();
@@ -34,8 +36,6 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  // Store callbacks are sent from the database outbox by this process (see modules/callbacks).
-  callbackWorker = startCallbackWorker(app.ctx);
   const where = database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${path.join(config.dataDir, 'db')}` : 'PostgreSQL (DATABASE_URL)';
   // A plain summary for the person who typed `npm start`; the JSON log lines carry the same facts.
   const banner = [

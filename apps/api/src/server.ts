@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './modules/demo/seed-demo.ts';
 import { startCallbackWorker } from './modules/callbacks/worker.ts';
+import { seedDemoStore } from './modules/stores/demo-store.ts';
 
 /** Starts Kestrel: settings, database, migrations, then the HTTP server; stops cleanly on a signal. */
 async function main(): Promise<void> {
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   if (applied.length) app.log.info({ applied }, 'applied database migrations');
   const demoLogins = config.seedDemo ? await seedDemo(database.db) : null;
   if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
+  const demoStore = demoLogins ? await seedDemoStore(app.ctx) : null;
 
   // Store callbacks are sent from the database outbox by this process (see modules/callbacks);
   // its first round runs a second from now, once the server below is listening.
@@ -46,6 +48,13 @@ async function main(): Promise<void> {
     `  API reference: ${config.publicUrl}/v1/docs`,
     ...(demoLogins
       ? ['  Demo logins (created on this empty database):', ...demoLogins.map((login) => `    ${login.email} / ${login.password}  TPIN ${login.tpin}  account ${login.accountNumber} (@${login.userName})  ${login.balance}`)]
+      : []),
+    ...(demoStore
+      ? [
+          `  Demo store "${demoStore.storeName}" (bob, Approved; callbacks: ${config.publicUrl}/dev/store-callbacks):`,
+          `    storeId ${demoStore.storeId}`,
+          `    storeKey ${demoStore.storeKey}`,
+        ]
       : []),
     '',
   ];

@@ -5,6 +5,11 @@ import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
 import { SignupPage } from '../features/auth/pages/SignupPage.tsx';
 import { VerifyEmailPage } from '../features/auth/pages/VerifyEmailPage.tsx';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage.tsx';
+import { NewStorePage } from '../features/gateway/pages/NewStorePage.tsx';
+import { StorePage } from '../features/gateway/pages/StorePage.tsx';
+import { StoresPage } from '../features/gateway/pages/StoresPage.tsx';
+import { PaymentDetailsPage } from '../features/payments/pages/PaymentDetailsPage.tsx';
+import { PaymentsPage } from '../features/payments/pages/PaymentsPage.tsx';
 import { TransactionsPage } from '../features/transactions/pages/TransactionsPage.tsx';
 import { FundTransferAreaPage } from '../features/transfers/pages/FundTransferAreaPage.tsx';
 import { FundTransferHomePage } from '../features/transfers/pages/FundTransferHomePage.tsx';
@@ -21,9 +26,7 @@ import { RootLayout } from './RootLayout.tsx';
  *
  * Protected pages of the spec still to come (each arrives with its feature):
  *   /deposit, /withdraw, /withdraw/bank, /bank/withdraw/new, /payment-request,
- *   /payment-request/new, /payment-request/details/:id, /invoice, /payments,
- *   /payment/details/:paymentId,
- *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new
+ *   /payment-request/new, /payment-request/details/:id, /invoice
  * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
  */
 
@@ -38,6 +41,11 @@ const protectedPages: RouteObject[] = [
   { path: '/fund-transfer/:area/recipient', element: <RecipientSearchPage /> },
   { path: '/fund-transfer/:area/recipient/:recipientUserName', element: <TransferFormPage /> },
   { path: '/transactions', element: <TransactionsPage /> },
+  { path: '/payments', element: <PaymentsPage /> },
+  { path: '/payment/details/:paymentId', element: <PaymentDetailsPage /> },
+  { path: '/payment-gateway', element: <StoresPage /> },
+  { path: '/payment-gateway/store/new', element: <NewStorePage /> },
+  { path: '/payment-gateway/:storeId', element: <StorePage /> },
 ];
 
 /** Closed to signed-in users, who go to /dashboard. */

@@ -161,3 +161,15 @@ export const paymentView = z.object({
   paidAt: z.string().nullable(),
 });
 export type PaymentView = z.infer<typeof paymentView>;
+
+export type SandboxOutcome = 'succeeds' | 'card_declined' | 'insufficient_funds' | 'incorrect_cvc';
+
+/** The built-in sandbox processor's published test cards (the API, the README and the Integration tab use this list). */
+export const SANDBOX_TEST_CARDS: readonly { number: string; brand: 'visa' | 'masterCard'; outcome: SandboxOutcome; message: string }[] = [
+  { number: '4242424242424242', brand: 'visa', outcome: 'succeeds', message: 'Payment succeeds' },
+  { number: '5555555555554444', brand: 'masterCard', outcome: 'succeeds', message: 'Payment succeeds' },
+  { number: '4000000000000002', brand: 'visa', outcome: 'card_declined', message: 'Your card was declined.' },
+  { number: '4000000000009995', brand: 'visa', outcome: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  { number: '4000000000000127', brand: 'visa', outcome: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+];
+export const SANDBOX_UNKNOWN_CARD_MESSAGE = 'Your card was declined. The sandbox accepts only its published test cards.';

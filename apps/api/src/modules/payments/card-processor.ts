@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AmountCents, CardBrand, Currency } from '@kestrel/shared';
+import { SANDBOX_TEST_CARDS, SANDBOX_UNKNOWN_CARD_MESSAGE, type AmountCents, type CardBrand, type Currency } from '@kestrel/shared';
 
 /** What a processor needs to charge a card; the caller forgets the number and CVC afterwards. */
 export interface CardCharge {
@@ -27,24 +27,8 @@ export interface CardProcessor {
   void(reference: string): Promise<void>;
 }
 
-export interface TestCard {
-  number: string;
-  brand: CardBrand;
-  outcome: 'succeeds' | DeclineCode;
-  /** What the shopper reads. */
-  message: string;
-}
-
-/** The sandbox's published test cards (README and the Integration tab show this list). */
-export const SANDBOX_TEST_CARDS: readonly TestCard[] = [
-  { number: '4242424242424242', brand: 'visa', outcome: 'succeeds', message: 'Payment succeeds' },
-  { number: '5555555555554444', brand: 'masterCard', outcome: 'succeeds', message: 'Payment succeeds' },
-  { number: '4000000000000002', brand: 'visa', outcome: 'card_declined', message: 'Your card was declined.' },
-  { number: '4000000000009995', brand: 'visa', outcome: 'insufficient_funds', message: 'Your card has insufficient funds.' },
-  { number: '4000000000000127', brand: 'visa', outcome: 'incorrect_cvc', message: "Your card's security code is incorrect." },
-];
-
-export const SANDBOX_UNKNOWN_CARD_MESSAGE = 'Your card was declined. The sandbox accepts only its published test cards.';
+/** The published test cards live in the shared package (the web's Integration tab lists them too). */
+export { SANDBOX_TEST_CARDS, SANDBOX_UNKNOWN_CARD_MESSAGE };
 
 /**
  * The built-in sandbox: no money leaves anyone's card. The published test cards behave as

@@ -5,7 +5,7 @@ import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './modules/demo/seed-demo.ts';
 import { startCallbackWorker } from './modules/callbacks/worker.ts';
-import { seedDemoStore } from './modules/stores/demo-store.ts';
+import { DEMO_OPERATOR, seedDemoStore } from './modules/stores/demo-store.ts';
 
 /** Starts Kestrel: settings, database, migrations, then the HTTP server; stops cleanly on a signal. */
 async function main(): Promise<void> {
@@ -54,6 +54,7 @@ async function main(): Promise<void> {
           `  Demo store "${demoStore.storeName}" (bob, Approved; callbacks: ${config.publicUrl}/dev/store-callbacks):`,
           `    storeId ${demoStore.storeId}`,
           `    storeKey ${demoStore.storeKey}`,
+          `  Demo operator (approves stores): ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}`,
         ]
       : []),
     '',

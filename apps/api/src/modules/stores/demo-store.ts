@@ -2,11 +2,14 @@ import { deflateSync, crc32 } from 'node:zlib';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
+import { ensureOperator } from '../operator/operator.service.ts';
 import { createPayment, payByCard } from '../payments/payments.service.ts';
 import { encryptStoreKey, newStoreId, newStoreKey } from './store-key.ts';
 import { STORE_DOCUMENT_AREA, STORE_LOGO_AREA, storeImage } from './store-images.ts';
 
 export const DEMO_STORE_NAME = "Bob's Bikes Shop";
+/** The demo operator (approves stores, reviews identities) on a freshly seeded database. */
+export const DEMO_OPERATOR = { email: 'ops@example.com', password: 'kestrel-demo' } as const;
 
 /** A plain square PNG in one colour: the demo store's logo and document, made here so the repository holds no binaries. */
 function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
@@ -38,7 +41,7 @@ export interface DemoStore {
  * Part of the demo data set (only on a freshly seeded database): bob's Approved store, whose
  * callbacks go to the development listener this server hosts, with a few payments made
  * through the real gateway code: two paid (one after a declined card), one whose only
- * attempt failed, one waiting on the checkout.
+ * attempt failed, one waiting on the checkout. Also a demo operator, who approves stores.
  */
 export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> {
   const bob = await ctx.db.selectFrom('accounts').select(['id']).where('userName', '=', 'bob').executeTakeFirst();
@@ -89,5 +92,6 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
       });
     }
   }
+  await ensureOperator(ctx.db, { email: DEMO_OPERATOR.email, password: DEMO_OPERATOR.password, firstName: 'Olive', lastName: 'Operator' });
   return { storeId, storeKey, storeName: DEMO_STORE_NAME };
 }

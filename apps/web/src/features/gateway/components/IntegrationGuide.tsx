@@ -181,7 +181,7 @@ ${auth}
       </Section>
       <Section title="Callbacks and their signature">
         <p className="text-sm text-slate-700">
-          After each payment (and each failed attempt) Kestrel POSTs <code>{'{"paymentStatus","tnxId","currency","amount","orderId","paymentId"}'}</code> as JSON to your
+          After each payment (and each failed attempt) Kestrel POSTs <code className="break-all">{'{"paymentStatus","tnxId","currency","amount","orderId","paymentId"}'}</code> as JSON to your
           callback URL with the header <code>Kestrel-Signature: t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code>, the HMAC-SHA256 of <code>timestamp.body</code> keyed with
           your store key. Answer 2xx within 10 seconds; otherwise it is retried with exponential back-off for about 3 days (redirects are not followed). Verify it in
           Node like this:

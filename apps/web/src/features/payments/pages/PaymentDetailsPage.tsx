@@ -69,7 +69,20 @@ export function PaymentDetailsPage() {
             {payment.paymentErrors.length === 0 ? (
               <p className="px-5 py-8 text-center text-slate-600">{paymentMessages.noFailedAttempt}</p>
             ) : (
-              <div className="overflow-x-auto">
+              <>
+              <ul aria-label="Failed attempts" className="divide-y divide-slate-100 md:hidden">
+                {[...payment.paymentErrors].reverse().map((attempt) => (
+                  <li key={`${attempt.errorAt}-${attempt.errorMessage}`} className="space-y-1 px-5 py-3 text-sm">
+                    <p className="font-medium text-danger-700">{attempt.errorMessage}</p>
+                    <p>
+                      <PaymentMethodMark brand={attempt.errorSource.brand} />
+                      <span className="ml-2 font-mono text-xs text-slate-700">{attempt.errorSource.number}</span>
+                    </p>
+                    <p className="text-slate-700">{formatDateTime(attempt.errorAt)}</p>
+                  </li>
+                ))}
+              </ul>
+              <div className="hidden overflow-x-auto md:block">
                 <table className="w-full text-left text-sm">
                   <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
                     <tr>
@@ -92,6 +105,7 @@ export function PaymentDetailsPage() {
                   </tbody>
                 </table>
               </div>
+              </>
             )}
           </section>
         </div>

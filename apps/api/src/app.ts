@@ -37,6 +37,8 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** false silences request logs (tests); otherwise the level from the config. */
   logger?: boolean;
+  /** Where log lines go (default stdout); tests read them to prove what is never logged. */
+  logStream?: NodeJS.WritableStream;
   /** The built web app; served with a history fallback when it exists. */
   webDist?: string;
 }
@@ -58,7 +60,10 @@ const redactPaths = [
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel, redact: { paths: redactPaths, censor: '[redacted]' } },
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, redact: { paths: redactPaths, censor: '[redacted]' }, ...(options.logStream ? { stream: options.logStream } : {}) },
     trustProxy: config.nodeEnv === 'production',
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();

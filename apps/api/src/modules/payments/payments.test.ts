@@ -378,3 +378,35 @@ describe('card data at rest', () => {
     expect(dump).not.toContain('"731"');
   });
 });
+
+describe('card data in the logs', () => {
+  it('never logs a card number or a CVC, even at trace level', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { buildApp } = await import('../../app.ts');
+    const server = await testServer();
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+    // A second app on the same database and secret, logging everything into memory.
+    const app = await buildApp({ config: { ...server.config, logLevel: 'trace' }, db: server.db, logStream: stream, webDist: '/nonexistent' });
+    const fresh = await createStore();
+    const paymentId = await createPayment(fresh);
+    const pay = (body: unknown) => app.inject({ method: 'POST', url: `/v1/payment/complete/${paymentId}`, payload: body as Record<string, unknown> });
+    expect((await pay(card('4000 0000 0000 0002', { cvc: '731' }))).statusCode).toBe(402);
+    expect((await pay(card('4242 4242 4242 4241', { cvc: '731' }))).statusCode).toBe(400);
+    expect((await pay({ ...card('4242424242424242', { cvc: '731' }), unexpected: true })).statusCode).toBe(400);
+    expect((await pay(card('4242424242424242', { cvc: '731' }))).statusCode).toBe(200);
+    const direct = await app.inject({
+      method: 'POST',
+      url: '/v1/payment/web-pay/complete/direct',
+      headers: fresh.headers,
+      payload: { ...webPayBodyFor(), ...card('5555555555554444', { cvc: '731' }) },
+    });
+    expect(direct.statusCode).toBe(200);
+    await app.close();
+    const log = lines.join('');
+    expect(log).toContain(paymentId); // the log did capture these requests
+    for (const number of ['4000000000000002', '4242424242424241', '4242424242424242', '5555555555554444', '4000 0000 0000 0002']) expect(log).not.toContain(number);
+    expect(log).not.toContain('731');
+  });
+});

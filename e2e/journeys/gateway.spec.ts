@@ -104,6 +104,8 @@ test('a merchant creates a store, gets it approved, takes a card payment and see
     { name: 'licence.png', mimeType: 'image/png', buffer: png([90, 90, 90]) },
     { name: 'tax.png', mimeType: 'image/png', buffer: png([200, 200, 200]) },
   ]);
+  await expect(page.getByText(storeMessages.logoRequired)).toBeHidden();
+  await expect(page.getByText(storeMessages.documentsRequired)).toBeHidden();
   await screenshot(page, 'gateway-new-store');
   await page.getByRole('button', { name: 'Create Store' }).click();
   await expect(page.getByText(storeMessages.created)).toBeVisible();

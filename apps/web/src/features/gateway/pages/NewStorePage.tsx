@@ -61,7 +61,7 @@ export function NewStorePage() {
   const create = useCreateStore();
   const [logo, setLogo] = useState<File[]>([]);
   const [documents, setDocuments] = useState<File[]>([]);
-  const [fileErrors, setFileErrors] = useState<{ storeLogo?: string; businessDocuments?: string }>({});
+  const [fileErrors, setFileErrors] = useState<{ storeLogo?: string | undefined; businessDocuments?: string | undefined }>({});
   const {
     register,
     handleSubmit,
@@ -116,8 +116,28 @@ export function NewStorePage() {
         <FloatingField label="Store URL" type="url" inputMode="url" error={errors.storeURL?.message} {...register('storeURL')} />
         <FloatingField label="Callback URL" type="url" inputMode="url" error={errors.callbackURL?.message} {...register('callbackURL')} />
         <FloatingField label="TPIN" type="password" inputMode="numeric" maxLength={4} autoComplete="off" error={errors.tpin?.message} {...register('tpin')} />
-        <FileField id="store-logo" label="Store Logo" multiple={false} error={fileErrors.storeLogo} onChange={setLogo} count={logo.length} />
-        <FileField id="business-documents" label="Business documents" multiple error={fileErrors.businessDocuments} onChange={setDocuments} count={documents.length} />
+        <FileField
+          id="store-logo"
+          label="Store Logo"
+          multiple={false}
+          error={fileErrors.storeLogo}
+          count={logo.length}
+          onChange={(files) => {
+            setLogo(files);
+            setFileErrors((current) => ({ ...current, storeLogo: undefined }));
+          }}
+        />
+        <FileField
+          id="business-documents"
+          label="Business documents"
+          multiple
+          error={fileErrors.businessDocuments}
+          count={documents.length}
+          onChange={(files) => {
+            setDocuments(files);
+            setFileErrors((current) => ({ ...current, businessDocuments: undefined }));
+          }}
+        />
         <div className="flex flex-wrap gap-3 pt-2">
           <Button type="submit" size="lg" loading={create.isPending}>
             Create Store

@@ -70,41 +70,41 @@ export function PaymentDetailsPage() {
               <p className="px-5 py-8 text-center text-slate-600">{paymentMessages.noFailedAttempt}</p>
             ) : (
               <>
-              <ul aria-label="Failed attempts" className="divide-y divide-slate-100 md:hidden">
-                {[...payment.paymentErrors].reverse().map((attempt) => (
-                  <li key={`${attempt.errorAt}-${attempt.errorMessage}`} className="space-y-1 px-5 py-3 text-sm">
-                    <p className="font-medium text-danger-700">{attempt.errorMessage}</p>
-                    <p>
-                      <PaymentMethodMark brand={attempt.errorSource.brand} />
-                      <span className="ml-2 font-mono text-xs text-slate-700">{attempt.errorSource.number}</span>
-                    </p>
-                    <p className="text-slate-700">{formatDateTime(attempt.errorAt)}</p>
-                  </li>
-                ))}
-              </ul>
-              <div className="hidden overflow-x-auto md:block">
-                <table className="w-full text-left text-sm">
-                  <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                    <tr>
-                      <th scope="col" className="px-5 py-3">Reason</th>
-                      <th scope="col" className="px-5 py-3">Source</th>
-                      <th scope="col" className="px-5 py-3">Date</th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {[...payment.paymentErrors].reverse().map((attempt) => (
-                      <tr key={`${attempt.errorAt}-${attempt.errorMessage}`}>
-                        <td className="px-5 py-3 font-medium text-danger-700">{attempt.errorMessage}</td>
-                        <td className="px-5 py-3">
-                          <PaymentMethodMark brand={attempt.errorSource.brand} />
-                          <span className="ml-2 font-mono text-xs text-slate-700">{attempt.errorSource.number}</span>
-                        </td>
-                        <td className="px-5 py-3 whitespace-nowrap text-slate-700">{formatDateTime(attempt.errorAt)}</td>
+                <ul aria-label="Failed attempts" className="divide-y divide-slate-100 md:hidden">
+                  {[...payment.paymentErrors].reverse().map((attempt) => (
+                    <li key={`${attempt.errorAt}-${attempt.errorMessage}`} className="space-y-1 px-5 py-3 text-sm">
+                      <p className="font-medium text-danger-700">{attempt.errorMessage}</p>
+                      <p>
+                        <PaymentMethodMark brand={attempt.errorSource.brand} />
+                        <span className="ml-2 font-mono text-xs text-slate-700">{attempt.errorSource.number}</span>
+                      </p>
+                      <p className="text-slate-700">{formatDateTime(attempt.errorAt)}</p>
+                    </li>
+                  ))}
+                </ul>
+                <div className="hidden overflow-x-auto md:block">
+                  <table className="w-full text-left text-sm">
+                    <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+                      <tr>
+                        <th scope="col" className="px-5 py-3">Reason</th>
+                        <th scope="col" className="px-5 py-3">Source</th>
+                        <th scope="col" className="px-5 py-3">Date</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+                    </thead>
+                    <tbody className="divide-y divide-slate-100">
+                      {[...payment.paymentErrors].reverse().map((attempt) => (
+                        <tr key={`${attempt.errorAt}-${attempt.errorMessage}`}>
+                          <td className="px-5 py-3 font-medium text-danger-700">{attempt.errorMessage}</td>
+                          <td className="px-5 py-3">
+                            <PaymentMethodMark brand={attempt.errorSource.brand} />
+                            <span className="ml-2 font-mono text-xs text-slate-700">{attempt.errorSource.number}</span>
+                          </td>
+                          <td className="px-5 py-3 whitespace-nowrap text-slate-700">{formatDateTime(attempt.errorAt)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               </>
             )}
           </section>

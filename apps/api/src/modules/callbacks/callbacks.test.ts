@@ -218,6 +218,16 @@ describe('store callbacks', () => {
     const seen = await api('GET', '/dev/store-callbacks.json');
     const entry = seen.body.find((item: { body: string }) => item.body.includes(paymentId));
     expect(entry).toMatchObject({ verified: true, reason: 'signature verified with the store key' });
+    // The browser's redirect lands on the listener page, which checks its signature too.
+    const paid = await api('GET', `/v1/payment/paymentId/${paymentId}`, { token: store.owner.token });
+    expect(paid.body.data.paymentStatus).toBe('success');
+    const again = await createPayment(store);
+    const answer = await api('POST', `/v1/payment/complete/${again}`, { body: card() });
+    const landing = await fetch(answer.body.redirectUrl);
+    expect(await landing.text()).toContain('✔ Redirect signature verified');
+    const tampered = new URL(answer.body.redirectUrl);
+    tampered.searchParams.set('amount', '1');
+    expect(await (await fetch(tampered)).text()).toContain('✘ Redirect signature does not match');
     const forged = await api('POST', '/dev/store-callbacks', { headers: { 'kestrel-signature': `t=1,v1=${'0'.repeat(64)}` }, body: JSON.parse(delivery!.body) });
     expect(forged.status).toBe(400);
     expect(forged.body.verified).toBe(false);

@@ -98,7 +98,9 @@ export const accountEmailParams = z.object({ accountEmail: z.string().min(1).max
 export const rejectStoreBody = z.object({ reason: z.string({ error: storeMessages.reasonRequired }).trim().min(1, storeMessages.reasonRequired).max(500) }).strict();
 export type RejectStoreBody = z.infer<typeof rejectStoreBody>;
 
-export const storeReviewView = storeView.omit({ storeKey: true }).extend({ documents: z.number().int() });
+export const storeReviewView = storeView.omit({ storeKey: true }).extend({
+  documents: z.array(z.object({ _id: z.string(), url: z.string().describe('GET it with an operator token') })),
+});
 export type StoreReviewView = z.infer<typeof storeReviewView>;
 
 export const callbackAttemptView = z.object({

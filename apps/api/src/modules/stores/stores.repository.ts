@@ -55,7 +55,6 @@ export function listAccountStores(db: Db | Trx, accountId: string) {
 
 export function listStoresByStatus(db: Db, status: 'Pending' | 'Approved' | 'Rejected', limit = 200) {
   return storesWithAccount(db)
-    .select((eb) => eb.selectFrom('storeDocuments').select(eb.fn.countAll<number>().as('n')).whereRef('storeDocuments.storeId', '=', 'stores.id').as('documents'))
     .where('stores.status', '=', status)
     .orderBy('stores.createdAt')
     .limit(limit)
@@ -70,4 +69,19 @@ export async function accountPaymentCounters(db: Db, accountId: string): Promise
     .where('accountId', '=', accountId)
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), success: Number(row.success) };
+}
+
+export function storeDocumentsOf(db: Db, storeIds: string[]) {
+  if (storeIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('storeDocuments').select(['id', 'storeId']).where('storeId', 'in', storeIds).orderBy('createdAt').orderBy('id').execute();
+}
+
+export function findStoreDocument(db: Db, storeId: string, documentId: string) {
+  return db
+    .selectFrom('storeDocuments')
+    .innerJoin('stores', 'stores.id', 'storeDocuments.storeId')
+    .select(['storeDocuments.storedName', 'storeDocuments.mimeType'])
+    .where('stores.storeId', '=', storeId)
+    .where('storeDocuments.id', '=', documentId)
+    .executeTakeFirst();
 }

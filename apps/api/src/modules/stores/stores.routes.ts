@@ -16,7 +16,7 @@ import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { readMultipart } from '../../http/multipart.ts';
-import { createStore, getStore, listStores, listStoresForReview, MAX_BUSINESS_DOCUMENTS, readStoreLogo, reviewStore } from './stores.service.ts';
+import { createStore, getStore, listStores, listStoresForReview, MAX_BUSINESS_DOCUMENTS, readStoreDocument, readStoreLogo, reviewStore } from './stores.service.ts';
 
 export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -110,6 +110,23 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await listStoresForReview(app.ctx, callerId(request), request.query.status)),
+  );
+
+  app.get(
+    '/operator/stores/:storeId/documents/:documentId',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['operator'],
+        summary: "A store's business document image (operators only)",
+        params: storeIdParams.extend({ documentId: z.string().max(100) }),
+        response: { 200: z.unknown().describe('The image bytes'), 404: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const document = await readStoreDocument(app.ctx, callerId(request), request.params.storeId, request.params.documentId);
+      return reply.header('content-type', document.mimeType).header('cache-control', 'private, max-age=300').send(document.bytes);
+    },
   );
 
   app.post(

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
-import { countAccountTransactions, findOwnedAccount } from '../accounts/accounts.repository.ts';
+import { countAccountTransactions, findOwnedAccount, isUuid } from '../accounts/accounts.repository.ts';
 import { checkTpin } from '../accounts/tpin.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -17,8 +17,10 @@ import {
   findOwnedAccountByEmail,
   findOwnedStore,
   findStoreByPublicId,
+  findStoreDocument,
   listAccountStores,
   listStoresByStatus,
+  storeDocumentsOf,
   type StoreRow,
 } from './stores.repository.ts';
 
@@ -151,10 +153,28 @@ export async function readStoreLogo(ctx: AppContext, storedName: string) {
 export async function listStoresForReview(ctx: AppContext, operatorId: string, status: 'Pending' | 'Approved' | 'Rejected'): Promise<StoreReviewView[]> {
   await assertOperator(ctx, operatorId);
   const rows = await listStoresByStatus(ctx.db, status);
+  const documents = await storeDocumentsOf(ctx.db, rows.map((row) => row.id));
   return rows.map((row) => {
     const { storeKey: _hidden, ...view } = storeView(ctx, row);
-    return { ...view, documents: Number(row.documents ?? 0) };
+    return {
+      ...view,
+      documents: documents
+        .filter((document) => document.storeId === row.id)
+        .map((document) => ({ _id: document.id, url: `/v1/operator/stores/${row.storeId}/documents/${document.id}` })),
+    };
   });
+}
+
+/** GET /v1/operator/stores/{storeId}/documents/{documentId}: a business document, for operators only. */
+export async function readStoreDocument(ctx: AppContext, operatorId: string, storeId: string, documentId: string) {
+  await assertOperator(ctx, operatorId);
+  const document = isUuid(documentId) ? await findStoreDocument(ctx.db, storeId, documentId) : undefined;
+  if (!document) throw notFound('Document not found', 'document_not_found');
+  const bytes = await readFile(storedUploadPath(uploadDirectory(ctx.config.dataDir, STORE_DOCUMENT_AREA), document.storedName)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') throw notFound('Document not found', 'document_not_found');
+    throw error;
+  });
+  return { bytes, mimeType: document.mimeType };
 }
 
 /**

@@ -152,8 +152,15 @@ describe('store review by operators', () => {
     const token = await operatorToken();
     const pending = await api('GET', '/v1/operator/stores?status=Pending', { token });
     const entry = pending.body.data.find((row: { storeId: string }) => row.storeId === store.storeId);
-    expect(entry).toMatchObject({ status: 'Pending', documents: 2 });
+    expect(entry).toMatchObject({ status: 'Pending' });
+    expect(entry.documents).toHaveLength(2);
     expect(entry.storeKey).toBeUndefined();
+    const { baseUrl } = await testServer();
+    const document = await fetch(`${baseUrl}${entry.documents[0].url}`, { headers: { authorization: token } });
+    expect(document.status).toBe(200);
+    expect(document.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await document.arrayBuffer()).equals(tinyPng())).toBe(true);
+    expect((await fetch(`${baseUrl}${entry.documents[0].url}`, { headers: { authorization: store.owner.token } })).status).toBe(404);
 
     const approved = await api('POST', `/v1/operator/stores/${store.storeId}/approve`, { token });
     expect(approved.status).toBe(200);

@@ -22,13 +22,19 @@ export const API_MODULE_ORDER = [
   'accounts',
   'transfers',
   'transactions',
+  'withdrawals',
+  'invoices',
+  'stores',
+  'callbacks',
+  'payments',
   'operator',
+  'dashboard',
   'demo',
   'data',
 ];
 
 /** apps/web/src/features, bottom up (portal is the shell that composes the others). */
-export const WEB_FEATURE_ORDER = ['auth', 'accounts', 'transactions', 'transfers', 'dashboard', 'portal'];
+export const WEB_FEATURE_ORDER = ['auth', 'accounts', 'transactions', 'transfers', 'payments', 'gateway', 'withdrawals', 'deposit', 'invoices', 'dashboard', 'portal'];
 
 const forbid = (folders, message) => ({
   group: folders.flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`, `**/${folder}/*`]),

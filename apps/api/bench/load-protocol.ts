@@ -40,7 +40,18 @@ export interface GetLoad {
   maxRequests: number;
 }
 
-export type LoadRequest = (TransferLoad | GetLoad) & { id: number };
+/** Card payments into one store: each operation creates a payment (web-pay) and pays it with a test card. */
+export interface CardLoad {
+  kind: 'card';
+  baseUrl: string;
+  concurrency: number;
+  storeId: string;
+  storeKey: string;
+  durationMs: number;
+  maxRequests: number;
+}
+
+export type LoadRequest = (TransferLoad | GetLoad | CardLoad) & { id: number };
 
 export interface LoadResult {
   id: number;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import type { GetLoad, LoadRequest, LoadResult, TransferLoad } from './load-protocol.ts';
+import type { CardLoad, GetLoad, LoadRequest, LoadResult, TransferLoad } from './load-protocol.ts';
 
 /**
  * The HTTP load generator. It runs in a worker thread: requests go over real loopback HTTP
@@ -89,11 +89,61 @@ async function runGets(load: GetLoad, tally: Tally, deadline: number): Promise<v
   await Promise.all(Array.from({ length: load.concurrency }, slot));
 }
 
+/** One operation = create a payment, then pay it by card; its latency is the two calls together. */
+async function runCards(load: CardLoad, tally: Tally, deadline: number): Promise<void> {
+  let issued = 0;
+  const headers = { 'content-type': 'application/json', storeId: load.storeId, storeKey: load.storeKey };
+  const slot = async () => {
+    while (performance.now() < deadline && issued < load.maxRequests) {
+      issued++;
+      const started = performance.now();
+      const cents = 100 + randomIndex(10_000);
+      try {
+        const created = await fetch(`${load.baseUrl}/v1/payment/web-pay`, {
+          method: 'POST',
+          headers,
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          body: JSON.stringify({
+            orderId: randomUUID(),
+            currency: 'USD',
+            amount: cents / 100,
+            customerName: 'Bench Customer',
+            customerEmail: 'bench@example.test',
+            customerPhone: '+15550000000',
+            customerAddress: '1 Bench Street',
+            productName: 'Bench item',
+            cancelUrl: 'https://hot-store.example/cart',
+          }),
+        });
+        const createdBody = (await created.json()) as { data?: { paymentId?: string }; code?: string };
+        if (created.status !== 200 || !createdBody.data?.paymentId) {
+          const key = `web-pay ${created.status} ${createdBody.code ?? ''}`.trim();
+          tally.failures[key] = (tally.failures[key] ?? 0) + 1;
+          continue;
+        }
+        const before = tally.latencies.length;
+        await timed(tally, `${load.baseUrl}/v1/payment/complete/${createdBody.data.paymentId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'card', number: '4242424242424242', expiresIn: '12/34', cvc: '123' }),
+        });
+        // Count the whole operation (create + pay), not only the pay call.
+        if (tally.latencies.length > before) tally.latencies[tally.latencies.length - 1] = performance.now() - started;
+      } catch (error) {
+        const key = `network ${(error as Error).name}`;
+        tally.failures[key] = (tally.failures[key] ?? 0) + 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: load.concurrency }, slot));
+}
+
 async function run(request: LoadRequest): Promise<LoadResult> {
   const tally: Tally = { latencies: [], failures: {}, lastBodyBytes: 0 };
   const started = performance.now();
   const deadline = started + request.durationMs;
   if (request.kind === 'transfer') await runTransfers(request, tally, deadline);
+  else if (request.kind === 'card') await runCards(request, tally, deadline);
   else await runGets(request, tally, deadline);
   return {
     id: request.id,

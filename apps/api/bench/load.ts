@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { GetLoad, LoadResult, TransferLoad } from './load-protocol.ts';
+import type { CardLoad, GetLoad, LoadResult, TransferLoad } from './load-protocol.ts';
 
 type Pending = { resolve: (result: LoadResult) => void; reject: (error: Error) => void };
 
@@ -31,7 +31,7 @@ export class LoadGenerator {
     this.worker.on('exit', (code) => fail(new Error(`the load generator stopped (exit code ${code})`)));
   }
 
-  run(load: TransferLoad | GetLoad): Promise<LoadResult> {
+  run(load: TransferLoad | GetLoad | CardLoad): Promise<LoadResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.failure) {

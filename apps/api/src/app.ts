@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Writable } from 'node:stream';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -22,12 +23,17 @@ import { postgresCounters, rateLimitStore, redisCounters } from './http/rate-lim
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { dataRoutes } from './modules/data/data.routes.ts';
 import { invoicesRoutes } from './modules/invoices/invoices.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { findLiveSession } from './modules/sessions/sessions.repository.ts';
+import { storesRoutes } from './modules/stores/stores.routes.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { callbacksRoutes } from './modules/callbacks/callbacks.routes.ts';
+import { devStoreCallbackRoutes } from './modules/callbacks/dev-listener.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { isOperator } from './modules/users/users.repository.ts';
@@ -44,6 +50,8 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** The process's logger (server start-up); made from the config when absent. */
   loggerInstance?: FastifyBaseLogger;
+  /** Where log lines go (default stdout); tests read them to prove what is never logged. */
+  logStream?: Writable;
   /** The built web app; served with a history fallback when it exists. */
   webDist?: string;
   /** Sees every route as it is registered (the route-table guard test walks them). */
@@ -54,7 +62,7 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
-    ...(options.logger === false ? { logger: false } : { loggerInstance: options.loggerInstance ?? createLogger(config) }),
+    ...(options.logger === false ? { logger: false } : { loggerInstance: options.loggerInstance ?? createLogger(config, options.logStream ? { destination: options.logStream, pretty: false } : {}) }),
     // Forwarding headers are believed only from the proxies named in TRUST_PROXY (default none).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
@@ -162,11 +170,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(authRoutes);
       await v1.register(usersRoutes);
       await v1.register(accountsRoutes);
+      await v1.register(dashboardRoutes);
       await v1.register(activitiesRoutes);
       await v1.register(transfersRoutes);
       await v1.register(transactionsRoutes);
       await v1.register(operatorRoutes);
       await v1.register(withdrawalsRoutes);
+      await v1.register(storesRoutes);
+      await v1.register(paymentsRoutes);
+      await v1.register(callbacksRoutes);
     },
     { prefix: '/v1' },
   );
@@ -175,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The mailbox shows every stored mail (verification links included): only while mail goes
   // to the outbox, outside production, and only to loopback callers (see mailboxRoutes).
   if (config.nodeEnv !== 'production' && !config.smtpUrl) await app.register(mailboxRoutes);
+  if (config.nodeEnv !== 'production') await app.register(devStoreCallbackRoutes);
 
   const webDist = options.webDist ?? defaultWebDist;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));

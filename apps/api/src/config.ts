@@ -24,8 +24,8 @@ const environment = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SEED_DEMO: z.enum(['0', '1']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Lets store callbacks reach loopback/private addresses; for local development only. */
-  ALLOW_PRIVATE_CALLBACKS: z.enum(['0', '1']).default('0'),
+  /** Lets store callbacks reach loopback/private addresses; for local development only (default: on only in development). */
+  ALLOW_PRIVATE_CALLBACKS: z.enum(['0', '1']).optional(),
   /** API processes on PostgreSQL (node:cluster); PGlite is always one process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Per-address rate limits; only the test suite turns them off (it sends everything from one address). */
@@ -107,7 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Demo data only on the embedded database by default; never on a real server unless asked.
     seedDemo: settings.SEED_DEMO === undefined ? !settings.DATABASE_URL : settings.SEED_DEMO === '1',
     logLevel: settings.LOG_LEVEL,
-    allowPrivateCallbacks: settings.ALLOW_PRIVATE_CALLBACKS === '1',
+    // On by default only in development, so the local demo store's callbacks reach this machine.
+    allowPrivateCallbacks: settings.ALLOW_PRIVATE_CALLBACKS === undefined ? settings.NODE_ENV === 'development' : settings.ALLOW_PRIVATE_CALLBACKS === '1',
     rateLimits: settings.RATE_LIMITS === 'on',
     webConcurrency: settings.WEB_CONCURRENCY,
     redisUrl: settings.REDIS_URL,

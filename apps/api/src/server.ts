@@ -4,6 +4,7 @@ import { isClusterWorker, runClusterPrimary } from './cluster.ts';
 import { loadConfig, startupWarnings } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './start.ts';
+import { DEMO_OPERATOR } from './modules/demo/demo-store.ts';
 
 let log: Logger | undefined;
 
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     log.warn({ webConcurrency: config.webConcurrency }, 'WEB_CONCURRENCY is ignored on the embedded database: PGlite is one process');
   }
   const server = await startServer(config, log, { databasePrepared: worker });
-  const { app, demoLogins } = server;
+  const { app, demoLogins, demoStore } = server;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -53,6 +54,14 @@ async function main(): Promise<void> {
     `  API reference: ${config.publicUrl}/v1/docs`,
     ...(demoLogins
       ? ['  Demo logins (created on this empty database):', ...demoLogins.map((login) => `    ${login.email} / ${login.password}  TPIN ${login.tpin}  account ${login.accountNumber} (@${login.userName})  ${login.balance}`)]
+      : []),
+    ...(demoStore
+      ? [
+          `  Demo store "${demoStore.storeName}" (bob, Approved; callbacks: ${config.publicUrl}/dev/store-callbacks):`,
+          `    storeId ${demoStore.storeId}`,
+          `    storeKey ${demoStore.storeKey}`,
+          `  Demo operator (approves stores): ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}`,
+        ]
       : []),
     '',
   ];

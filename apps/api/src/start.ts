@@ -7,12 +7,16 @@ import { isDatabaseUnavailable, waitForDatabase } from './db/availability.ts';
 import { openDatabase, withoutStatementTimeouts, type DatabaseHandle } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { scheduleIdempotencyCleanup } from './http/idempotency.ts';
+import { startCallbackWorker } from './modules/callbacks/worker.ts';
 import { seedDemo, type DemoLogin } from './modules/demo/seed-demo.ts';
+import { seedDemoStore, type DemoStore } from './modules/demo/demo-store.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
   database: DatabaseHandle;
   demoLogins: DemoLogin[] | null;
+  /** bob's demo store, made with the demo data set. */
+  demoStore: DemoStore | null;
   /** Stops taking requests, then closes the database. */
   stop(): Promise<void>;
 }
@@ -83,13 +87,19 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     if (migrations.length) app.log.info({ applied: migrations }, 'applied database migrations');
     const demoLogins = config.seedDemo && !prepared ? await seedDemo(database.db) : null;
     if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
+    // bob's demo store and its payments go through the real gateway code, so they need the app.
+    const demoStore = demoLogins ? await seedDemoStore(app.ctx) : null;
     const stopCleanup = scheduleIdempotencyCleanup(database.db, log);
     app.addHook('onClose', async () => stopCleanup());
+    // Store callbacks are sent from the database outbox by every API process (see modules/callbacks).
+    const callbackWorker = startCallbackWorker(app.ctx);
+    app.addHook('onClose', async () => callbackWorker.stop());
     await app.listen({ port: config.port, host: config.host });
     return {
       app,
       database,
       demoLogins,
+      demoStore,
       async stop() {
         try {
           await app.close();

@@ -14,3 +14,5 @@ export * from './contracts/transactions.ts';
 export * from './contracts/operator.ts';
 export * from './contracts/withdrawals.ts';
 export * from './contracts/invoices.ts';
+export * from './contracts/stores.ts';
+export * from './contracts/payments.ts';

@@ -223,6 +223,25 @@ export interface BankWithdrawalsTable {
   updatedAt: CreatedAt;
 }
 
+export interface StoresTable {
+  id: Generated<string>;
+  storeId: string;
+  accountId: string;
+  createdBy: string;
+  storeName: string;
+  storeUrl: string;
+  callbackUrl: string;
+  logoStoredName: string;
+  logoMimeType: string;
+  storeKeyEncrypted: string;
+  status: ColumnType<'Pending' | 'Approved' | 'Rejected', 'Pending' | 'Approved' | 'Rejected' | undefined, 'Pending' | 'Approved' | 'Rejected'>;
+  statusReason: string | null;
+  reviewedBy: string | null;
+  reviewedAt: NullableTimestamp;
+  createdAt: CreatedAt;
+  updatedAt: CreatedAt;
+}
+
 export interface InvoiceCountersTable {
   userId: string;
   lastNumber: number;
@@ -248,4 +267,86 @@ export interface Database {
   bankWithdrawals: BankWithdrawalsTable;
   invoiceCounters: InvoiceCountersTable;
   invoices: InvoicesTable;
+}
+
+export interface StoreDocumentsTable {
+  id: Generated<string>;
+  storeId: string;
+  storedName: string;
+  mimeType: string;
+  sizeBytes: number;
+  createdAt: CreatedAt;
+}
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  storeId: string;
+  accountId: string;
+  urlId: string;
+  orderId: string;
+  currency: string;
+  amountCents: number;
+  feeCents: number | null;
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  customerAddress: string;
+  productName: string;
+  cancelUrl: string;
+  valueA: string | null;
+  paymentStatus: ColumnType<'initiate' | 'success', 'initiate' | 'success' | undefined, 'initiate' | 'success'>;
+  paymentSourceType: string | null;
+  sourceBrand: string | null;
+  sourceFirst6: string | null;
+  sourceLast4: string | null;
+  sourceLength: number | null;
+  sourceExpiresIn: string | null;
+  billingInfo: Json<Record<string, unknown>> | null;
+  paidLedgerTransactionId: number | null;
+  transactionId: string | null;
+  paidAt: NullableTimestamp;
+  attemptLeaseUntil: NullableTimestamp;
+  createdAt: CreatedAt;
+}
+
+export interface PaymentErrorsTable {
+  id: Generated<number>;
+  paymentId: string;
+  errorMessage: string;
+  sourceBrand: string | null;
+  sourceType: string | null;
+  sourceNumberMasked: string | null;
+  errorAt: CreatedAt;
+}
+
+export interface CallbackDeliveriesTable {
+  id: Generated<number>;
+  storeId: string;
+  paymentId: string;
+  targetUrl: string;
+  body: string;
+  state: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | 'delivered' | 'failed' | undefined, 'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  nextAttemptAt: CreatedAt;
+  lastAttemptAt: NullableTimestamp;
+  deliveredAt: NullableTimestamp;
+  createdAt: CreatedAt;
+}
+
+export interface CallbackAttemptsTable {
+  id: Generated<number>;
+  deliveryId: number;
+  attemptedAt: Timestamp;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface Database {
+  stores: StoresTable;
+  storeDocuments: StoreDocumentsTable;
+  payments: PaymentsTable;
+  paymentErrors: PaymentErrorsTable;
+  callbackDeliveries: CallbackDeliveriesTable;
+  callbackAttempts: CallbackAttemptsTable;
 }

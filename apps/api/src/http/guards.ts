@@ -16,7 +16,7 @@ import { notFound, unauthorized } from './errors.ts';
  * app.ts), so `http/` never imports a feature module.
  */
 
-export type GuardKind = 'user' | 'operator' | 'storeKey';
+export type GuardKind = 'user' | 'operator' | 'storeKey' | 'storeKeyOrUser';
 
 const GUARD_KIND = Symbol('kestrel.guard');
 

@@ -14,8 +14,8 @@ export interface MultipartBody {
 }
 
 export interface MultipartOptions {
-  /** The only field name files may use. */
-  fileField: string;
+  /** The only field name(s) files may use. */
+  fileField: string | readonly string[];
   maxFiles: number;
   tooLarge: string;
   tooMany: string;
@@ -30,10 +30,12 @@ export async function readMultipart(request: FastifyRequest, options: MultipartO
   if (!request.isMultipart()) throw badRequest('Send the request as multipart/form-data', undefined, 'multipart_required');
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
+  const allowed: readonly string[] = typeof options.fileField === 'string' ? [options.fileField] : options.fileField;
+  const limitField = allowed[0] ?? 'file';
   try {
     for await (const part of request.parts({ limits: { files: options.maxFiles } })) {
       if (part.type === 'file') {
-        if (part.fieldname !== options.fileField) {
+        if (!allowed.includes(part.fieldname)) {
           // Drain the stream so the parser can move on, then refuse the request.
           await part.toBuffer().catch(() => undefined);
           throw badRequest(`Unexpected file field '${part.fieldname}'`, { [part.fieldname]: 'Unexpected file' }, 'unexpected_file');
@@ -46,8 +48,8 @@ export async function readMultipart(request: FastifyRequest, options: MultipartO
   } catch (error) {
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'file_too_large', options.tooLarge, { [options.fileField]: options.tooLarge });
-    if (code === 'FST_FILES_LIMIT') throw new AppError(413, 'too_many_files', options.tooMany, { [options.fileField]: options.tooMany });
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'file_too_large', options.tooLarge, { [limitField]: options.tooLarge });
+    if (code === 'FST_FILES_LIMIT') throw new AppError(413, 'too_many_files', options.tooMany, { [limitField]: options.tooMany });
     throw error;
   }
   // The JSON routes are guarded by registerHardening; multipart fields are read here, after it.

@@ -33,8 +33,8 @@ export function ownedBy(caller: Caller) {
 }
 
 /**
- * One of the caller's accounts, named by its id, its account number or its user name
- * (case-insensitive). Anyone else's account, or an unknown key, is undefined: the caller
+ * One of the caller's accounts, named by its id, its account number, its e-mail or its user
+ * name (e-mail and user name case-insensitive). Anyone else's account, or an unknown key, is undefined: the caller
  * cannot tell the two apart (routes answer 404 for both).
  */
 export function findOwnedAccount(db: Db | Trx, caller: Caller, key: string) {
@@ -47,6 +47,8 @@ export function findOwnedAccount(db: Db | Trx, caller: Caller, key: string) {
       // User names start with a letter and account numbers are all digits, so a key can name one kind only.
       if (isUuid(key)) return eb('accounts.id', '=', key);
       if (/^\d+$/.test(key)) return eb('accounts.accountNumber', '=', key);
+      // User names cannot hold '@'; the spec names an account by its e-mail in the gateway's lists.
+      if (key.includes('@')) return eb(eb.fn('lower', ['accounts.accountEmail']), '=', key.trim().toLowerCase());
       return eb(eb.fn('lower', ['accounts.userName']), '=', key.toLowerCase());
     })
     .executeTakeFirst();

@@ -18,9 +18,7 @@ function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) =>
  *
  * Protected pages of the spec still to come (each arrives with its feature; until then the
  * side navigation's links to them show 'Page Not Found' inside the portal shell):
- *   /payment-request, /payment-request/new, /payment-request/details/:id, /payments,
- *   /payment/details/:paymentId,
- *   /payment-gateway, /payment-gateway/:storeId, /payment-gateway/store/new
+ *   /payment-request, /payment-request/new, /payment-request/details/:id
  * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
  */
 
@@ -44,6 +42,11 @@ const protectedPages: RouteObject[] = [
   { path: '/bank/withdraw/new', ...lazyPage(() => import('../features/withdrawals/pages/NewBankWithdrawPage.tsx'), (page) => page.NewBankWithdrawPage) },
   { path: '/invoice', ...lazyPage(() => import('../features/invoices/pages/InvoicesPage.tsx'), (page) => page.InvoicesPage) },
   { path: '/invoice/:id', ...lazyPage(() => import('../features/invoices/pages/InvoiceDetailPage.tsx'), (page) => page.InvoiceDetailPage) },
+  { path: '/payments', ...lazyPage(() => import('../features/payments/pages/PaymentsPage.tsx'), (page) => page.PaymentsPage) },
+  { path: '/payment/details/:paymentId', ...lazyPage(() => import('../features/payments/pages/PaymentDetailsPage.tsx'), (page) => page.PaymentDetailsPage) },
+  { path: '/payment-gateway', ...lazyPage(() => import('../features/gateway/pages/StoresPage.tsx'), (page) => page.StoresPage) },
+  { path: '/payment-gateway/store/new', ...lazyPage(() => import('../features/gateway/pages/NewStorePage.tsx'), (page) => page.NewStorePage) },
+  { path: '/payment-gateway/:storeId', ...lazyPage(() => import('../features/gateway/pages/StorePage.tsx'), (page) => page.StorePage) },
 ];
 
 /** Closed to signed-in users, who go to /dashboard. */

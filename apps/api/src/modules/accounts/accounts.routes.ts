@@ -1,5 +1,4 @@
 import {
-  accountCounters,
   accountKeyParams,
   accountView,
   createAccountBody,
@@ -16,7 +15,7 @@ import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { readMultipart } from '../../http/multipart.ts';
-import { accountSummary, createAccount, getAccount, MAX_IDENTITY_IMAGES, readIdentityImage, uploadIdentityImages } from './accounts.service.ts';
+import { createAccount, getAccount, MAX_IDENTITY_IMAGES, readIdentityImage, uploadIdentityImages } from './accounts.service.ts';
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -85,20 +84,6 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-disposition', 'inline')
         .send(image.bytes);
     },
-  );
-
-  app.get(
-    '/account/:key/summary',
-    {
-      preHandler: requireUser,
-      schema: {
-        tags: ['accounts'],
-        summary: "The dashboard's counters for one of the caller's accounts",
-        params: accountKeyParams,
-        response: { 200: successEnvelope(accountCounters), 404: errorEnvelope },
-      },
-    },
-    async (request) => ok(await accountSummary(app.ctx, callerId(request), request.params.key)),
   );
 
   // Static paths under /account (search, transfer_balance, create) win over this one in the router.

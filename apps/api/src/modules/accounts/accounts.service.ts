@@ -6,7 +6,6 @@ import {
   DEFAULT_ACCOUNT_FEE,
   messages,
   type Account,
-  type AccountCounters,
   type CreateAccountBody,
   type CreatedAccount,
   type IdentityImage,
@@ -22,11 +21,9 @@ import { hashSecret } from '../../security/passwords.ts';
 import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
 import { processImageUpload, removeUploads, storedUploadPath, storeImage, uploadDirectory, type ProcessedImage } from '../uploads/uploads.ts';
 import { findUserById } from '../users/users.repository.ts';
-import { countAccountWithdrawals } from '../withdrawals/withdrawals.repository.ts';
 import { findOwnedAccount, type OwnedAccount } from '../../http/ownership.ts';
 import { nextAccountNumber } from './account-number.ts';
 import {
-  countAccountTransactions,
   findVisibleIdentityDocument,
   insertAccount,
   insertIdentityDocuments,
@@ -259,15 +256,3 @@ export async function readIdentityImage(ctx: AppContext, callerId: string, accou
   return { bytes, mimeType: document.mimeType };
 }
 
-/** GET /v1/account/{key}/summary: the dashboard's four counters. */
-export async function accountSummary(ctx: AppContext, callerId: string, key: string): Promise<AccountCounters> {
-  const account = await ownedAccountOr404(ctx, callerId, key);
-  return {
-    // Payments (gateway, checkout and payment-request payments) arrive with the payments
-    // feature; its payments table will feed totalPayments and successPayments.
-    totalPayments: 0,
-    successPayments: 0,
-    totalWithdraw: await countAccountWithdrawals(ctx.db, account.id),
-    totalTransactions: await countAccountTransactions(ctx.db, account.id),
-  };
-}

@@ -5,7 +5,7 @@ import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccountCounters } from '../../accounts/api.ts';
 import { usePortalUser } from '../../../lib/portal-user.ts';
-import { CounterCard } from '../components/CounterCard.tsx';
+import { CounterCard } from '../../../components/CounterCard.tsx';
 
 const d = uiText.dashboard;
 

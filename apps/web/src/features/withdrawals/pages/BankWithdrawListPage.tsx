@@ -6,7 +6,7 @@ import { PageTitle } from '../../../components/PageTitle.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
-import { CounterCard } from '../../dashboard/components/CounterCard.tsx';
+import { CounterCard } from '../../../components/CounterCard.tsx';
 import { useWithdrawals, type Withdrawal } from '../api.ts';
 import { NewWithdrawForm } from '../components/NewWithdrawForm.tsx';
 import { WithdrawalStatusBadge } from '../components/WithdrawalStatusBadge.tsx';

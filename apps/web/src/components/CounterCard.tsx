@@ -1,5 +1,5 @@
 import { useId, type ComponentType } from 'react';
-import type { IconProps } from '../../../components/icons.tsx';
+import type { IconProps } from './icons.tsx';
 
 export type CounterTone = 'brand' | 'success' | 'accent' | 'sky';
 

@@ -1,0 +1,60 @@
+import type { CallbackDeliveryView } from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { notFound } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { findOwnedStore } from '../stores/stores.repository.ts';
+
+export const DELIVERY_LIST_LIMIT = 20;
+
+async function ownedStoreOr404(ctx: AppContext, userId: string, storeId: string) {
+  const store = await findOwnedStore(ctx.db, userId, storeId);
+  if (!store) throw notFound('Store not found', 'store_not_found');
+  return store;
+}
+
+/** GET /v1/payment_gateway_store/{storeId}/callbacks: the store's last 20 deliveries with every attempt. Owner only. */
+export async function listDeliveries(ctx: AppContext, userId: string, storeId: string): Promise<CallbackDeliveryView[]> {
+  const store = await ownedStoreOr404(ctx, userId, storeId);
+  const deliveries = await ctx.db
+    .selectFrom('callbackDeliveries')
+    .selectAll()
+    .where('storeId', '=', store.id)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(DELIVERY_LIST_LIMIT)
+    .execute();
+  const attempts = deliveries.length
+    ? await ctx.db.selectFrom('callbackAttempts').selectAll().where('deliveryId', 'in', deliveries.map((row) => row.id)).orderBy('attemptedAt').orderBy('id').execute()
+    : [];
+  return deliveries.map((row) => ({
+    _id: String(row.id),
+    paymentId: row.paymentId,
+    targetUrl: row.targetUrl,
+    body: row.body,
+    state: row.state,
+    attempts: attempts
+      .filter((attempt) => attempt.deliveryId === row.id)
+      .map((attempt) => ({ attemptedAt: attempt.attemptedAt.toISOString(), statusCode: attempt.statusCode, durationMs: attempt.durationMs, error: attempt.error })),
+    nextAttemptAt: row.state === 'pending' ? row.nextAttemptAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
+
+/** POST .../callbacks/{deliveryId}/resend: queue the same body again now (to the store's current callback URL). Owner only. */
+export async function resendDelivery(ctx: AppContext, userId: string, storeId: string, deliveryId: string, ip: string): Promise<number> {
+  const store = await ownedStoreOr404(ctx, userId, storeId);
+  const id = /^\d{1,15}$/.test(deliveryId) ? Number(deliveryId) : -1;
+  return inTransaction(ctx.db, async (trx) => {
+    const updated = await trx
+      .updateTable('callbackDeliveries')
+      .set({ state: 'pending', nextAttemptAt: new Date(), targetUrl: store.callbackUrl, deliveredAt: null })
+      .where('id', '=', id)
+      .where('storeId', '=', store.id)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) throw notFound('Callback delivery not found', 'delivery_not_found');
+    await recordAudit(trx, { actorUserId: userId, action: 'store.callback_resent', subjectType: 'store', subjectId: storeId, ip, details: { deliveryId: id } });
+    return updated.id;
+  });
+}

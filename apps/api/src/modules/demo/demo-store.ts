@@ -1,0 +1,98 @@
+import { webPayBody } from '@kestrel/shared';
+import { deflateSync, crc32 } from 'node:zlib';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { AppError } from '../../http/errors.ts';
+import { ensureOperator } from '../operator/operator.service.ts';
+import { createPayment, payByCard } from '../payments/payments.service.ts';
+import { encryptStoreKey, newStoreId, newStoreKey } from '../stores/store-key.ts';
+import { STORE_DOCUMENT_AREA, STORE_LOGO_AREA, storeImage } from '../stores/store-images.ts';
+
+export const DEMO_STORE_NAME = "Bob's Bikes Shop";
+/** The demo operator (approves stores, reviews identities) on a freshly seeded database. */
+export const DEMO_OPERATOR = { email: 'ops@example.com', password: 'kestrel-demo' } as const;
+
+/** A plain square PNG in one colour: the demo store's logo and document, made here so the repository holds no binaries. */
+function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typeAndData));
+    return Buffer.concat([length, typeAndData, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [r, g, b]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+export interface DemoStore {
+  storeId: string;
+  storeKey: string;
+  storeName: string;
+}
+
+/**
+ * Part of the demo data set (only on a freshly seeded database): bob's Approved store, whose
+ * callbacks go to the development listener this server hosts, with a few payments made
+ * through the real gateway code: two paid (one after a declined card), one whose only
+ * attempt failed, one waiting on the checkout. Also a demo operator, who approves stores.
+ */
+export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> {
+  const bob = await ctx.db.selectFrom('accounts').select(['id']).where('userName', '=', 'bob').executeTakeFirst();
+  const bobUser = bob && (await ctx.db.selectFrom('accountUsers').select('userId').where('accountId', '=', bob.id).executeTakeFirst());
+  if (!bob || !bobUser) return null;
+  const png = { mimeType: 'image/png', extension: 'png' };
+  const logo = await storeImage(ctx.config.dataDir, STORE_LOGO_AREA, { fieldName: 'storeLogo', fileName: 'logo.png', bytes: solidPng(64, [13, 148, 136]) }, png);
+  const document = await storeImage(ctx.config.dataDir, STORE_DOCUMENT_AREA, { fieldName: 'businessDocuments', fileName: 'licence.png', bytes: solidPng(32, [120, 120, 120]) }, png);
+  const storeId = newStoreId();
+  const storeKey = newStoreKey();
+  const callbackUrl = `${ctx.config.publicUrl}/dev/store-callbacks`;
+  const store = await inTransaction(ctx.db, async (trx) => {
+    const row = await trx
+      .insertInto('stores')
+      .values({
+        storeId,
+        accountId: bob.id,
+        createdBy: bobUser.userId,
+        storeName: DEMO_STORE_NAME,
+        storeUrl: 'https://bobs-bikes.example',
+        callbackUrl,
+        logoStoredName: logo.storedName,
+        logoMimeType: logo.mimeType,
+        storeKeyEncrypted: encryptStoreKey(ctx.config.secretKey, storeKey),
+        status: 'Approved',
+        reviewedAt: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('storeDocuments').values({ storeId: row.id, storedName: document.storedName, mimeType: document.mimeType, sizeBytes: document.sizeBytes }).execute();
+    return row;
+  });
+  const gateway = { id: store.id, storeId, accountId: bob.id, storeName: DEMO_STORE_NAME, callbackUrl, storeKey };
+  const customer = { currency: 'USD' as const, customerName: 'Carol Rider', customerEmail: 'carol@example.com', customerPhone: '+15550100003', customerAddress: '9 Pedal Road, Austin', cancelUrl: 'https://bobs-bikes.example/cart' };
+  const card = (number: string) => ({ type: 'card' as const, number, expiresIn: '12/34', cvc: '123' });
+  const payments: { orderId: string; productName: string; amount: number; cards: string[] }[] = [
+    { orderId: 'BB-1001', productName: 'Trail helmet', amount: 89, cards: ['4242424242424242'] },
+    { orderId: 'BB-1002', productName: 'Chain lube', amount: 12.5, cards: ['4000000000000002', '5555555555554444'] },
+    { orderId: 'BB-1003', productName: 'Road bike tune-up', amount: 150, cards: ['4000000000009995'] },
+    { orderId: 'BB-1004', productName: 'Bike bell', amount: 8.99, cards: [] },
+  ];
+  for (const entry of payments) {
+    const { payment } = await createPayment(ctx, gateway, webPayBody.parse({ ...customer, orderId: entry.orderId, productName: entry.productName, amount: entry.amount }), undefined);
+    for (const number of entry.cards) {
+      // A declined test card is part of the story: its failed attempt is what the demo shows.
+      await payByCard(ctx, payment.paymentId, card(number), undefined).catch((error: unknown) => {
+        if (!(error instanceof AppError && error.statusCode === 402)) throw error;
+      });
+    }
+  }
+  await ensureOperator(ctx.db, { email: DEMO_OPERATOR.email, password: DEMO_OPERATOR.password, firstName: 'Olive', lastName: 'Operator' });
+  return { storeId, storeKey, storeName: DEMO_STORE_NAME };
+}

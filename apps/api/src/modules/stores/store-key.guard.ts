@@ -1,0 +1,69 @@
+import { paymentMessages } from '@kestrel/shared';
+import type { FastifyRequest } from 'fastify';
+import { defineGuard } from '../../http/guards.ts';
+import { forbidden, unauthorized } from '../../http/errors.ts';
+import { decryptStoreKey, storeKeyMatches } from './store-key.ts';
+import { findStoreByPublicId } from './stores.repository.ts';
+
+/** The store a gateway call comes from, set by requireStoreKey. */
+export interface GatewayStore {
+  /** Internal id (stores.id). */
+  id: string;
+  /** Public id. */
+  storeId: string;
+  accountId: string;
+  storeName: string;
+  callbackUrl: string;
+  /** The decrypted key, for signing callbacks; never logged or returned. */
+  storeKey: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the requireStoreKey pre-handler. */
+    gatewayStore: GatewayStore | null;
+  }
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text && text.length <= 200 ? text : undefined;
+}
+
+/** True when the request carries gateway credentials (used by routes open to stores and owners). */
+export function hasStoreHeaders(request: FastifyRequest): boolean {
+  return request.headers.storeid !== undefined || request.headers.storekey !== undefined;
+}
+
+/**
+ * Pre-handler for gateway calls: the `storeId` and `storeKey` headers must name a store and
+ * its key (compared in constant time), or the answer is 401 without saying which was wrong.
+ * Only an Approved store may call; Pending and Rejected stores get 403 saying why.
+ */
+export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRequest): Promise<void> => {
+  const { secretKey } = request.server.ctx.config;
+  const storeId = header(request, 'storeid');
+  const presented = header(request, 'storekey');
+  if (!storeId || !presented) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
+  const row = await findStoreByPublicId(request.server.ctx.db, storeId);
+  // An unknown store still pays for one comparison, so both failures take the same time.
+  const actual = row ? decryptStoreKey(secretKey, row.storeKeyEncrypted) : `unknown-store-${storeId}`;
+  if (!storeKeyMatches(secretKey, actual, presented) || !row) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
+  if (row.status === 'Pending') throw forbidden(paymentMessages.storePending, 'store_pending');
+  if (row.status !== 'Approved') throw forbidden(paymentMessages.storeRejected(row.statusReason ?? 'no reason given'), 'store_rejected');
+  request.gatewayStore = {
+    id: row.id,
+    storeId: row.storeId,
+    accountId: row.accountId,
+    storeName: row.storeName,
+    callbackUrl: row.callbackUrl,
+    storeKey: actual,
+  };
+});
+
+/** The calling store; only behind requireStoreKey. */
+export function gatewayStoreOf(request: FastifyRequest): GatewayStore {
+  if (!request.gatewayStore) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
+  return request.gatewayStore;
+}

@@ -1,0 +1,76 @@
+import type { Db } from '../../db/database.ts';
+import type { Trx } from '../../db/transaction.ts';
+
+const storeColumns = [
+  'stores.id',
+  'stores.storeId',
+  'stores.accountId',
+  'stores.storeName',
+  'stores.storeUrl',
+  'stores.callbackUrl',
+  'stores.logoStoredName',
+  'stores.storeKeyEncrypted',
+  'stores.status',
+  'stores.statusReason',
+  'stores.createdAt',
+  'accounts.accountEmail',
+  'accounts.accountNumber',
+] as const;
+
+function storesWithAccount(db: Db | Trx) {
+  return db.selectFrom('stores').innerJoin('accounts', 'accounts.id', 'stores.accountId').select(storeColumns);
+}
+export type StoreRow = Awaited<ReturnType<typeof findStoreByPublicId>> & {};
+
+/** A store by its public storeId, whoever owns it (for the gateway guard and the operators). */
+export function findStoreByPublicId(db: Db | Trx, storeId: string) {
+  return storesWithAccount(db).where('stores.storeId', '=', storeId).executeTakeFirst();
+}
+
+/** A store by its public storeId, only when the caller owns the store's account. */
+export function findOwnedStore(db: Db | Trx, userId: string, storeId: string) {
+  return storesWithAccount(db)
+    .where('stores.storeId', '=', storeId)
+    .where((eb) =>
+      eb.exists(eb.selectFrom('accountUsers').select('accountUsers.userId').whereRef('accountUsers.accountId', '=', 'stores.accountId').where('accountUsers.userId', '=', userId)),
+    )
+    .executeTakeFirst();
+}
+
+/** The caller's account with this e-mail (case-insensitive), or undefined. */
+export function listAccountStores(db: Db | Trx, accountId: string) {
+  return storesWithAccount(db).where('stores.accountId', '=', accountId).orderBy('stores.createdAt', 'desc').orderBy('stores.id').execute();
+}
+
+export function listStoresByStatus(db: Db, status: 'Pending' | 'Approved' | 'Rejected', limit = 200) {
+  return storesWithAccount(db)
+    .where('stores.status', '=', status)
+    .orderBy('stores.createdAt')
+    .limit(limit)
+    .execute();
+}
+
+/** The owner account's payment counters for the store list. */
+export async function accountPaymentCounters(db: Db, accountId: string): Promise<{ total: number; success: number }> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.count<number>('paidLedgerTransactionId').as('success')])
+    .where('accountId', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), success: Number(row.success) };
+}
+
+export function storeDocumentsOf(db: Db, storeIds: string[]) {
+  if (storeIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('storeDocuments').select(['id', 'storeId']).where('storeId', 'in', storeIds).orderBy('createdAt').orderBy('id').execute();
+}
+
+export function findStoreDocument(db: Db, storeId: string, documentId: string) {
+  return db
+    .selectFrom('storeDocuments')
+    .innerJoin('stores', 'stores.id', 'storeDocuments.storeId')
+    .select(['storeDocuments.storedName', 'storeDocuments.mimeType'])
+    .where('stores.storeId', '=', storeId)
+    .where('storeDocuments.id', '=', documentId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,164 @@
+import {
+  accountEmailParams,
+  createStoreFields,
+  rejectStoreBody,
+  storeIdParams,
+  storeListView,
+  storeMessages,
+  storeReviewView,
+  storeStatus,
+  storeView,
+} from '@kestrel/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { callerId, requireOperator, requireUser } from '../../http/guards.ts';
+import { clientIp } from '../../http/client-ip.ts';
+import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { readMultipart } from '../../http/multipart.ts';
+import { createStore, getStore, listStores, listStoresForReview, MAX_BUSINESS_DOCUMENTS, readStoreDocument, readStoreLogo, reviewStore } from './stores.service.ts';
+
+export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/payment_gateway_store/create',
+    {
+      preHandler: requireUser,
+      config: { rateLimit: { max: 30, timeWindow: '1 hour' } },
+      schema: {
+        tags: ['stores'],
+        summary: 'Create a payment gateway store (multipart); it starts Pending until an operator approves it',
+        description:
+          'multipart/form-data: accountKey (account number, user name or id of one of your accounts), userId (optional, must be you), tpin, storeName, ' +
+          'storeURL, callbackURL (http or https), one image in storeLogo and 1 to 9 images in businessDocuments (JPEG, PNG, WebP or GIF by content, at most 5 MB each).',
+        consumes: ['multipart/form-data'],
+        response: { 201: successEnvelope(storeView), 400: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 413: errorEnvelope, 423: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { fields, files } = await readMultipart(request, {
+        fileField: ['storeLogo', 'businessDocuments', 'businessDocuments[]'],
+        maxFiles: MAX_BUSINESS_DOCUMENTS + 1,
+        tooLarge: storeMessages.tooLarge,
+        tooMany: storeMessages.tooMany,
+      });
+      const parsed = createStoreFields.safeParse(fields);
+      if (!parsed.success) {
+        const fieldErrors: Record<string, string> = {};
+        for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '_')] ??= issue.message;
+        throw new AppError(400, 'validation_failed', Object.values(fieldErrors)[0] ?? 'Invalid request', fieldErrors);
+      }
+      const store = await createStore(app.ctx, callerId(request), parsed.data, files, clientIp(request));
+      return reply.status(201).send(ok(store, storeMessages.created));
+    },
+  );
+
+  app.get(
+    '/payment_gateway_store/account/:accountEmail',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['stores'],
+        summary: "The stores of one of your accounts, newest first, with the account's payment counters",
+        params: accountEmailParams,
+        response: { 200: successEnvelope(storeListView), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await listStores(app.ctx, callerId(request), request.params.accountEmail)),
+  );
+
+  app.get(
+    '/payment_gateway_store/:storeId',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['stores'],
+        summary: 'One of your stores (404 for anyone else)',
+        params: storeIdParams,
+        response: { 200: successEnvelope(storeView), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await getStore(app.ctx, callerId(request), request.params.storeId)),
+  );
+
+  // Public: the checkout page and the store list show logos to anyone.
+  app.get(
+    '/store-logos/:name',
+    {
+      schema: {
+        tags: ['stores'],
+        summary: 'A store logo (public)',
+        security: [],
+        params: z.object({ name: z.string().regex(/^[0-9a-f]{32}\.(png|jpg|webp|gif)$/) }),
+        response: { 200: z.unknown().describe('The image bytes'), 404: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const image = await readStoreLogo(app.ctx, request.params.name);
+      return reply.header('content-type', image.mimeType).header('cache-control', 'public, max-age=86400').send(image.bytes);
+    },
+  );
+
+  app.get(
+    '/operator/stores',
+    {
+      preHandler: requireOperator,
+      schema: {
+        tags: ['operator'],
+        summary: 'Stores by status, oldest first (operators only)',
+        querystring: z.object({ status: storeStatus.default('Pending') }),
+        response: { 200: successEnvelope(z.array(storeReviewView)) },
+      },
+    },
+    async (request) => ok(await listStoresForReview(app.ctx, request.query.status)),
+  );
+
+  app.get(
+    '/operator/stores/:storeId/documents/:documentId',
+    {
+      preHandler: requireOperator,
+      schema: {
+        tags: ['operator'],
+        summary: "A store's business document image (operators only)",
+        params: storeIdParams.extend({ documentId: z.string().max(100) }),
+        response: { 200: z.unknown().describe('The image bytes'), 404: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const document = await readStoreDocument(app.ctx, request.params.storeId, request.params.documentId);
+      return reply.header('content-type', document.mimeType).header('cache-control', 'private, max-age=300').send(document.bytes);
+    },
+  );
+
+  app.post(
+    '/operator/stores/:storeId/approve',
+    {
+      preHandler: requireOperator,
+      schema: {
+        tags: ['operator'],
+        summary: 'Approve a Pending store (operators only)',
+        params: storeIdParams,
+        response: { 200: successEnvelope(storeView), 404: errorEnvelope, 409: errorEnvelope },
+      },
+    },
+    async (request) => ok(await reviewStore(app.ctx, callerId(request), request.params.storeId, { status: 'Approved' }, clientIp(request)), storeMessages.approved),
+  );
+
+  app.post(
+    '/operator/stores/:storeId/reject',
+    {
+      preHandler: requireOperator,
+      schema: {
+        tags: ['operator'],
+        summary: 'Reject a Pending store with a reason the owner sees (operators only)',
+        params: storeIdParams,
+        body: rejectStoreBody,
+        response: { 200: successEnvelope(storeView), 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+      },
+    },
+    async (request) =>
+      ok(
+        await reviewStore(app.ctx, callerId(request), request.params.storeId, { status: 'Rejected', reason: request.body.reason }, clientIp(request)),
+        storeMessages.rejected,
+      ),
+  );
+};

@@ -1,0 +1,122 @@
+import { deflateSync, crc32 } from 'node:zlib';
+import { api, testServer } from './harness.ts';
+import { createAccount, createUser, unique, type TestAccount, type TestUser } from './factories.ts';
+import { ensureOperator } from '../src/modules/operator/operator.service.ts';
+
+/** A valid 2x2 PNG, built here so the tests need no binary fixtures. */
+export function tinyPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typeAndData));
+    return Buffer.concat([length, typeAndData, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(2, 0);
+  header.writeUInt32BE(2, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+export interface UploadFile {
+  field: string;
+  name: string;
+  bytes: Buffer;
+  type?: string;
+}
+
+/** POST /v1/payment_gateway_store/create as multipart. */
+export async function postStore(token: string | undefined, fields: Record<string, string>, files: UploadFile[]) {
+  const server = await testServer();
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  for (const file of files) form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'image/png' }), file.name);
+  const response = await fetch(`${server.baseUrl}/v1/payment_gateway_store/create`, { method: 'POST', headers: token ? { authorization: token } : {}, body: form });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+export const storeImages = (): UploadFile[] => [
+  { field: 'storeLogo', name: 'logo.png', bytes: tinyPng() },
+  { field: 'businessDocuments', name: 'licence.png', bytes: tinyPng() },
+  { field: 'businessDocuments', name: 'tax.png', bytes: tinyPng() },
+];
+
+export function storeFields(account: TestAccount, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    accountKey: account.accountNumber,
+    tpin: account.tpin,
+    storeName: `Shop ${unique('s')}`,
+    storeURL: 'https://shop.example.test',
+    callbackURL: 'https://shop.example.test/kestrel/callback',
+    ...overrides,
+  };
+}
+
+export async function operatorToken(): Promise<string> {
+  const { db } = await testServer();
+  const email = `${unique('ops')}@example.test`;
+  await ensureOperator(db, { email, password: 'operator-secret' });
+  const login = await api('POST', '/v1/auth/login', { body: { email, password: 'operator-secret' } });
+  return login.body.data.token as string;
+}
+
+export interface TestStore {
+  owner: TestUser;
+  account: TestAccount;
+  storeId: string;
+  storeKey: string;
+  /** The gateway headers of this store. */
+  headers: Record<string, string>;
+}
+
+/** A user, an account and a store over HTTP; approved by an operator unless told otherwise. */
+export async function createStore(options: { approve?: boolean; callbackURL?: string } = {}): Promise<TestStore> {
+  const owner = await createUser();
+  const account = await createAccount(owner);
+  const created = await postStore(owner.token, storeFields(account, options.callbackURL ? { callbackURL: options.callbackURL } : {}), storeImages());
+  if (created.status !== 201) throw new Error(`store create failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const { storeId, storeKey } = created.body.data as { storeId: string; storeKey: string };
+  if (options.approve !== false) {
+    const approved = await api('POST', `/v1/operator/stores/${storeId}/approve`, { token: await operatorToken() });
+    if (approved.status !== 200) throw new Error(`approve failed: ${approved.status}`);
+  }
+  return { owner, account, storeId, storeKey, headers: { storeId, storeKey } };
+}
+
+let orderSequence = 0;
+/** A valid web-pay body with a fresh orderId. */
+export function webPayBodyFor(overrides: Record<string, unknown> = {}) {
+  orderSequence += 1;
+  return {
+    orderId: `ORD-${process.pid}-${orderSequence}-${unique('o')}`,
+    currency: 'USD',
+    amount: 25.5,
+    customerName: 'Carol Customer',
+    customerEmail: 'carol@example.test',
+    customerPhone: '+15550109999',
+    customerAddress: '1 Market Street, Springfield',
+    productName: 'Bike bell',
+    cancelUrl: 'https://shop.example.test/cart',
+    valueA: 'cart-42',
+    ...overrides,
+  };
+}
+
+export const card = (number = '4242 4242 4242 4242', overrides: Record<string, unknown> = {}) => ({
+  type: 'card',
+  number,
+  expiresIn: '12/34',
+  cvc: '937',
+  ...overrides,
+});
+
+/** Creates a payment for the store and answers its paymentId. */
+export async function createPayment(store: TestStore, overrides: Record<string, unknown> = {}): Promise<string> {
+  const response = await api('POST', '/v1/payment/web-pay', { headers: store.headers, body: webPayBodyFor(overrides) });
+  if (response.status !== 200) throw new Error(`web-pay failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data.paymentId as string;
+}

@@ -1,0 +1,76 @@
+import { storeMessages } from '@kestrel/shared';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { useParams } from 'react-router';
+import { PageTitle } from '../../../components/PageTitle.tsx';
+import { Tabs } from '../../../components/Tabs.tsx';
+import { errorMessage } from '../../../lib/http.ts';
+import { useStorePayments } from '../../payments/api.ts';
+import { paymentEmptyText, PaymentsList } from '../../payments/components/PaymentsList.tsx';
+import { useStore } from '../api.ts';
+import { IntegrationGuide } from '../components/IntegrationGuide.tsx';
+import { CopyField, StoreStatusBadge } from '../components/StoreBits.tsx';
+
+type TabKey = 'payments' | 'integration';
+const tabs = [
+  { key: 'payments', label: 'Payments' },
+  { key: 'integration', label: 'Integration' },
+] as const;
+
+function StorePayments({ storeId }: { storeId: string }) {
+  const payments = useStorePayments(storeId);
+  return (
+    <PaymentsList payments={payments.data} isLoading={payments.isPending} error={payments.error} emptyText={paymentEmptyText.store} caption="Payments of this store, newest first" />
+  );
+}
+
+/** /payment-gateway/{storeId}: the store's credentials (copyable), its payments and its integration guide. */
+export function StorePage() {
+  const { storeId = '' } = useParams();
+  const store = useStore(storeId);
+  const [tab, setTab] = useState<TabKey>('payments');
+  if (store.isPending) return <div role="status" aria-label="Loading the store" className="h-64 animate-pulse rounded-2xl bg-slate-200/70" />;
+  if (store.isError)
+    return (
+      <p role="alert" className="rounded-lg bg-danger-50 px-4 py-3 text-sm font-medium text-danger-700">
+        {errorMessage(store.error, storeMessages.notFound)}
+      </p>
+    );
+  const data = store.data;
+  return (
+    <>
+      <PageTitle title={data.storeName} />
+      <section aria-label="Store" className="mb-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs sm:p-6">
+        <div className="flex flex-wrap items-start gap-4">
+          <img src={data.storeLogo} alt={`${data.storeName} logo`} className="size-16 rounded-xl border border-slate-200 object-cover" />
+          <div className="min-w-0 flex-1">
+            <div className="flex flex-wrap items-center gap-2">
+              <h1 className="text-2xl font-bold tracking-tight text-slate-900">{data.storeName}</h1>
+              <StoreStatusBadge status={data.status} />
+              <button
+                type="button"
+                onClick={() => toast(storeMessages.editComingSoon)}
+                className="rounded-lg p-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+                aria-label="Edit store"
+                title="Edit store"
+              >
+                <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" className="size-5" aria-hidden="true">
+                  <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" strokeLinecap="round" strokeLinejoin="round" />
+                </svg>
+              </button>
+            </div>
+            <p className="text-sm break-all text-slate-600">{data.storeURL}</p>
+            <p className="text-sm break-all text-slate-600">Callback: {data.callbackURL}</p>
+          </div>
+        </div>
+        <dl className="mt-5 grid gap-4 lg:grid-cols-2">
+          <CopyField label="Store ID" value={data.storeId} />
+          <CopyField label="Store key" value={data.storeKey} secret />
+        </dl>
+      </section>
+      <Tabs label="Store" tabs={tabs} selected={tab} onSelect={setTab}>
+        {tab === 'payments' ? <StorePayments storeId={data.storeId} /> : <IntegrationGuide store={data} />}
+      </Tabs>
+    </>
+  );
+}

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { CARD_BRANDS, CURRENCIES } from '../constants.ts';
+import { amountCents } from '../money.ts';
+import { httpUrl } from './stores.ts';
+
+/** Gateway and payment messages; the spec's are exact. */
+export const paymentMessages = {
+  created: 'Payment created',
+  amountRequired: 'amount is required',
+  amountInvalid: 'amount must be greater than 0 with at most two decimals, and at most 1,000,000,000',
+  currencyUnsupported: 'Only USD payments are supported',
+  cancelUrlRequired: 'cancelUrl is required',
+  storeCredentialsInvalid: 'Invalid storeId or storeKey',
+  storePending: 'This store is waiting for approval; payments can be taken once it is Approved',
+  storeRejected: (reason: string) => `This store was rejected and cannot take payments: ${reason}`,
+  orderIdTaken: (paymentId: string) => `orderId is already used by payment ${paymentId}`,
+  notFound: 'Payment not found',
+  alreadyPaid: 'This payment is already paid',
+  attemptInProgress: 'A payment attempt for this payment is in progress; try again in a moment',
+  feeTooHigh: 'Payment fee is too high',
+  feeTooHighToast: 'Error! Payment fee is too high',
+  success: 'Congratulations! Payment successfull',
+  failed: 'Payment failed!',
+  cardNumberRequired: 'Please enter card number',
+  cardNumberInvalid: 'Your card number is invalid',
+  brandUnsupported: 'Only visa and masterCard cards are accepted',
+  brandMismatch: 'The card brand does not match the card number',
+  expiryRequired: 'Expires date is required',
+  expiryInvalid: 'Expiry must be MM/YY',
+  expired: 'Your card has expired',
+  cvcRequired: 'CVC is required',
+  cvcInvalid: 'CVC must be a 3-digit number',
+  typeCard: "type must be 'card'",
+  noPayments: 'No Payments',
+  noPaymentsHistory: 'No Payments History',
+  noFailedAttempt: 'No failed attempt found!',
+  unsuccess: 'Unsuccess Payment',
+} as const;
+
+/** An amount in major units (number or text), parsed exactly into cents once, here. */
+const gatewayAmount = amountCents(paymentMessages.amountRequired, paymentMessages.amountInvalid);
+
+const text = (name: string, max = 200) => z.string({ error: `${name} is required` }).trim().min(1, `${name} is required`).max(max);
+
+/** POST /v1/payment/web-pay and /web-pay/redirect (the spec's body). */
+export const webPayBody = z
+  .object({
+    orderId: text('orderId', 100),
+    currency: z.enum(CURRENCIES, { error: paymentMessages.currencyUnsupported }),
+    amount: gatewayAmount,
+    customerName: text('customerName'),
+    customerEmail: z.email({ error: 'customerEmail must be an e-mail address' }).max(320),
+    customerPhone: text('customerPhone', 40),
+    customerAddress: text('customerAddress', 500),
+    productName: text('productName'),
+    cancelUrl: httpUrl(paymentMessages.cancelUrlRequired),
+    valueA: z.string().max(500).optional(),
+  })
+  .strict();
+export type WebPayBody = z.infer<typeof webPayBody>;
+
+/** The card fields every card payment sends. */
+const cardFields = {
+  type: z.literal('card', { error: paymentMessages.typeCard }),
+  brand: z.enum(CARD_BRANDS, { error: paymentMessages.brandUnsupported }).optional(),
+  number: z.string({ error: paymentMessages.cardNumberRequired }).trim().min(1, paymentMessages.cardNumberRequired).max(23),
+  expiresIn: z.string({ error: paymentMessages.expiryRequired }).trim().min(1, paymentMessages.expiryRequired).max(7),
+  cvc: z.string({ error: paymentMessages.cvcRequired }).trim().min(1, paymentMessages.cvcRequired).regex(/^\d{3}$/, paymentMessages.cvcInvalid),
+};
+
+export const billingInfo = z
+  .object({
+    name: z.string().trim().max(200).optional(),
+    address: z
+      .object({ country: z.string().trim().max(100).optional(), city: z.string().trim().max(100).optional(), zipCode: z.string().trim().max(20).optional() })
+      .strict()
+      .optional(),
+    phone: z.string().trim().max(40).optional(),
+  })
+  .strict();
+
+/** POST /v1/payment/web-pay/complete/direct: a web-pay body plus the card. */
+export const directPayBody = webPayBody.extend({ ...cardFields, billingInfo: billingInfo.optional() }).strict();
+export type DirectPayBody = z.infer<typeof directPayBody>;
+
+/** POST /v1/payment/complete/{paymentId}: the checkout's card payment. */
+export const completeCardBody = z
+  .object({ accountKey: z.string().max(100).optional(), ...cardFields, billingInfo: billingInfo.optional(), cardHolderName: z.string().trim().max(200).optional() })
+  .strict();
+export type CompleteCardBody = z.infer<typeof completeCardBody>;
+
+export const paymentIdParams = z.object({ paymentId: z.string().min(1).max(100) });
+export const paymentListBody = z.object({ accountEmail: z.string().trim().min(1, 'accountEmail is required').max(320) }).strict();
+
+export const webPayAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  redirectUrl: z.string().describe('The hosted checkout address for the customer: PUBLIC_URL/web-pay/{urlId}'),
+  data: z.object({ paymentId: z.string(), urlId: z.string(), orderId: z.string(), amount: z.number(), currency: z.string(), paymentStatus: z.literal('initiate') }),
+});
+export type WebPayAnswer = z.infer<typeof webPayAnswer>;
+
+export const paymentResult = z.object({
+  paymentStatus: z.literal('success'),
+  tnxId: z.string().nullable(),
+  orderId: z.string(),
+  currency: z.string(),
+  amount: z.number(),
+  paymentId: z.string(),
+});
+export type PaymentResult = z.infer<typeof paymentResult>;
+
+export const completeAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  redirectUrl: z.string(),
+  data: paymentResult,
+});
+export type CompleteAnswer = z.infer<typeof completeAnswer>;
+
+export const paymentErrorView = z.object({
+  errorMessage: z.string(),
+  errorSource: z.object({ brand: z.string().nullable(), type: z.string().nullable(), number: z.string().nullable() }),
+  errorAt: z.string(),
+});
+
+export const paymentView = z.object({
+  _id: z.string(),
+  paymentId: z.string(),
+  paymentStatus: z.enum(['initiate', 'success']),
+  paymentSourceType: z.string().nullable(),
+  paymentSource: z
+    .object({
+      type: z.string(),
+      brand: z.string(),
+      number: z.string().describe('Masked: first 6 and last 4 digits'),
+      expiresIn: z.string().nullable(),
+      billingInfo: z.unknown().nullable(),
+    })
+    .nullable(),
+  amount: z.number(),
+  currency: z.string(),
+  fee: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+  orderId: z.string(),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  customerPhone: z.string(),
+  customerAddress: z.string(),
+  productName: z.string(),
+  cancelUrl: z.string(),
+  valueA: z.string().nullable(),
+  urlId: z.string(),
+  transactionId: z.string().nullable(),
+  paymentErrors: z.array(paymentErrorView),
+  storeId: z.string(),
+  storeName: z.string(),
+  accountKey: z.string().describe("The store owner's account number"),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+export type PaymentView = z.infer<typeof paymentView>;
+
+export type SandboxOutcome = 'succeeds' | 'card_declined' | 'insufficient_funds' | 'incorrect_cvc';
+
+/** The built-in sandbox processor's published test cards (the API, the README and the Integration tab use this list). */
+export const SANDBOX_TEST_CARDS: readonly { number: string; brand: 'visa' | 'masterCard'; outcome: SandboxOutcome; message: string }[] = [
+  { number: '4242424242424242', brand: 'visa', outcome: 'succeeds', message: 'Payment succeeds' },
+  { number: '5555555555554444', brand: 'masterCard', outcome: 'succeeds', message: 'Payment succeeds' },
+  { number: '4000000000000002', brand: 'visa', outcome: 'card_declined', message: 'Your card was declined.' },
+  { number: '4000000000009995', brand: 'visa', outcome: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  { number: '4000000000000127', brand: 'visa', outcome: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+];
+export const SANDBOX_UNKNOWN_CARD_MESSAGE = 'Your card was declined. The sandbox accepts only its published test cards.';

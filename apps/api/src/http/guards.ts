@@ -83,8 +83,12 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /v1/docs*', // the API reference's pages and assets
   'GET /healthz', // process up (load balancers)
   'GET /readyz', // database reachable (load balancers)
-  'GET /data/v1/*', // the spec's public data host (countries)
+  'GET /data/v1/countries', // the spec's public data host: the country list (invoices there need a token)
+  'GET /v1/store-logos/:name', // store logos are public: the hosted checkout shows them to any visitor
+  'POST /v1/payment/complete/:paymentId', // the hosted checkout's card payment, made by an anonymous visitor
   'GET /dev/mailbox*', // the development outbox; not registered in production
+  'GET /dev/store-callbacks*', // the demo store's callback listener (development only): what it received
+  'POST /dev/store-callbacks', // ... and where the demo store's callbacks are delivered
 ];
 
 function matchesPublic(method: string, url: string): boolean {

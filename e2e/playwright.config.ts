@@ -51,6 +51,9 @@ export default defineConfig({
       NODE_ENV: 'development',
       SEED_DEMO: '1',
       LOG_LEVEL: 'warn',
+      // Every journey comes from this one address, which the per-address limits exist to stop;
+      // the API suite proves the limits (apps/api/test/security.test.ts).
+      RATE_LIMITS: 'off',
     },
   },
 });

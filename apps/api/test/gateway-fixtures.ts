@@ -1,26 +1,10 @@
-import { deflateSync, crc32 } from 'node:zlib';
 import { api, testServer } from './harness.ts';
+import { tinyPng } from './images.ts';
+
+export { tinyPng } from './images.ts';
 import { createAccount, createUser, unique, type TestAccount, type TestUser } from './factories.ts';
 import { ensureOperator } from '../src/modules/operator/operator.service.ts';
 
-/** A valid 2x2 PNG, built here so the tests need no binary fixtures. */
-export function tinyPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(2, 0);
-  header.writeUInt32BE(2, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 export interface UploadFile {
   field: string;

@@ -1,11 +1,11 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
 import { messages } from '@kestrel/shared';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { accountBodyFor, createAccount, createUser, fundAccount, unique, type TestUser } from '../../../test/factories.ts';
+import { tinyPng } from '../../../test/images.ts';
 import { accountNumberValid, luhnCheckDigit } from './account-number.ts';
 
 function create(user: TestUser, body: unknown) {
@@ -400,29 +400,6 @@ describe('GET /v1/activities', () => {
   });
 });
 
-/** A real 2x2 RGB PNG built from bytes: signature, IHDR, IDAT (deflated scanlines), IEND. */
-function tinyPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(2, 0); // width
-  header.writeUInt32BE(2, 4); // height
-  header[8] = 8; // bit depth
-  header[9] = 2; // colour type: RGB
-  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 async function upload(token: string | undefined, fields: Record<string, string>, files: { name: string; bytes: Buffer; type?: string }[]) {
   const server = await testServer();

@@ -1,5 +1,5 @@
 import { webPayBody } from '@kestrel/shared';
-import { deflateSync, crc32 } from 'node:zlib';
+import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
@@ -12,24 +12,10 @@ export const DEMO_STORE_NAME = "Bob's Bikes Shop";
 /** The demo operator (approves stores, reviews identities) on a freshly seeded database. */
 export const DEMO_OPERATOR = { email: 'ops@example.com', password: 'kestrel-demo' } as const;
 
+
 /** A plain square PNG in one colour: the demo store's logo and document, made here so the repository holds no binaries. */
-function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [r, g, b]).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+function solidPng(size: number, background: { r: number; g: number; b: number }): Promise<Buffer> {
+  return sharp({ create: { width: size, height: size, channels: 3, background } }).png().toBuffer();
 }
 
 export interface DemoStore {
@@ -49,8 +35,8 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
   const bobUser = bob && (await ctx.db.selectFrom('accountUsers').select('userId').where('accountId', '=', bob.id).executeTakeFirst());
   if (!bob || !bobUser) return null;
   const png = { mimeType: 'image/png', extension: 'png' };
-  const logo = await storeImage(ctx.config.dataDir, STORE_LOGO_AREA, { fieldName: 'storeLogo', fileName: 'logo.png', bytes: solidPng(64, [13, 148, 136]) }, png);
-  const document = await storeImage(ctx.config.dataDir, STORE_DOCUMENT_AREA, { fieldName: 'businessDocuments', fileName: 'licence.png', bytes: solidPng(32, [120, 120, 120]) }, png);
+  const logo = await storeImage(ctx.config.dataDir, STORE_LOGO_AREA, { fieldName: 'storeLogo', fileName: 'logo.png', bytes: await solidPng(64, { r: 13, g: 148, b: 136 }) }, png);
+  const document = await storeImage(ctx.config.dataDir, STORE_DOCUMENT_AREA, { fieldName: 'businessDocuments', fileName: 'licence.png', bytes: await solidPng(32, { r: 120, g: 120, b: 120 }) }, png);
   const storeId = newStoreId();
   const storeKey = newStoreKey();
   const callbackUrl = `${ctx.config.publicUrl}/dev/store-callbacks`;

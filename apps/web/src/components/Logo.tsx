@@ -20,7 +20,7 @@ export function Logo({ tone = 'dark', compact = false }: { tone?: 'dark' | 'ligh
     <span className="inline-flex items-center gap-2">
       <KestrelMark />
       <span
-        className={`text-xl font-bold tracking-tight ${tone === 'dark' ? 'text-brand-900' : 'text-white'} ${compact ? 'max-[400px]:sr-only' : ''}`}
+        className={`text-xl font-bold tracking-tight ${tone === 'dark' ? 'text-brand-900' : 'text-white'} ${compact ? 'max-sm:sr-only' : ''}`}
       >
         {PRODUCT_NAME}
       </span>

@@ -85,6 +85,11 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /readyz', // database reachable (load balancers)
   'GET /data/v1/*', // the spec's public data host (countries)
   'GET /dev/mailbox*', // the development outbox; not registered in production
+  'GET /dev/store-callbacks*', // the development store listener; not registered in production
+  'POST /dev/store-callbacks', // its callback receiver (the signature is what it checks)
+  'GET /v1/store-logos/:name', // store logos show on the public checkout
+  'POST /v1/payment/complete/:paymentId', // the checkout's card payment: the shopper has no login (the paymentId is the capability)
+  'GET /v1/payment/:urlId', // the checkout's view of a payment: the urlId (128 random bits) is the capability
 ];
 
 function matchesPublic(method: string, url: string): boolean {

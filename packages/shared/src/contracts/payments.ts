@@ -30,6 +30,8 @@ export const paymentMessages = {
   expired: 'Your card has expired',
   cvcRequired: 'CVC is required',
   cvcInvalid: 'CVC must be a 3-digit number',
+  cardHolderRequired: 'Card holder name is required',
+  unexpected: 'An unexpected error occurred.',
   typeCard: "type must be 'card'",
   noPayments: 'No Payments',
   noPaymentsHistory: 'No Payments History',
@@ -222,3 +224,19 @@ export const kestrelPayBody = z
   })
   .strict();
 export type KestrelPayBody = z.infer<typeof kestrelPayBody>;
+
+/** The hosted card form (checkout and payment-request page): the spec's fields and messages. */
+export const cardForm = z.object({
+  number: z.string().trim().min(1, paymentMessages.cardNumberRequired),
+  expiresIn: z.string().trim().min(1, paymentMessages.expiryRequired),
+  cvc: z.string().trim().min(1, paymentMessages.cvcRequired).regex(/^\d{3}$/, paymentMessages.cvcInvalid),
+  cardHolderName: z.string().trim().min(1, paymentMessages.cardHolderRequired).max(200),
+});
+export type CardFormValues = z.infer<typeof cardForm>;
+
+/** The checkout's wallet form: an account and its TPIN (required, 4 to 6 digits). */
+export const walletPayForm = z.object({
+  accountNumber: z.string().min(1, 'Select an account'),
+  tpin: z.string().trim().min(1, checkoutMessages.tpinRequired).regex(/^\d{4,6}$/, checkoutMessages.tpinInvalid),
+});
+export type WalletPayForm = z.infer<typeof walletPayForm>;

@@ -19,6 +19,7 @@ export default defineConfig({
     routeSizeReport([
       { route: '/login', modules: ['features/auth/pages/LoginPage.tsx'] },
       { route: '/signup', modules: ['features/auth/pages/SignupPage.tsx'] },
+      { route: '/web-pay/… (checkout)', modules: ['features/checkout/pages/CheckoutPage.tsx'] },
       { route: '/dashboard', modules: [portal, 'features/dashboard/pages/DashboardPage.tsx'] },
       { route: '/fund-transfer/…/recipient/…', modules: [portal, 'features/transfers/pages/TransferFormPage.tsx'] },
       { route: '/transactions', modules: [portal, 'features/transactions/pages/TransactionsPage.tsx'] },

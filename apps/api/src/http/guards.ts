@@ -89,6 +89,7 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /dev/mailbox*', // the development outbox; not registered in production
   'GET /dev/store-callbacks*', // the demo store's callback listener (development only): what it received
   'POST /dev/store-callbacks', // ... and where the demo store's callbacks are delivered
+  'GET /v1/payment/:urlId', // the checkout's view of a payment: the urlId (128 random bits) is the capability
 ];
 
 function matchesPublic(method: string, url: string): boolean {

@@ -19,7 +19,7 @@ function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) =>
  * Protected pages of the spec still to come (each arrives with its feature; until then the
  * side navigation's links to them show 'Page Not Found' inside the portal shell):
  *   /payment-request, /payment-request/new, /payment-request/details/:id
- * Public pages still to come: /web-pay/:urlId, /payment-request/:pRequestURLId, /loader.
+ * Public pages still to come: /payment-request/:pRequestURLId, /loader.
  */
 
 /** The portal gate and shell around every signed-in page: a lazy chunk of its own. */
@@ -56,7 +56,11 @@ const signedOutPages: RouteObject[] = [
 ];
 
 /** Open to everyone, signed in or not. */
-const publicPages: RouteObject[] = [{ path: '/verify-email', ...lazyPage(() => import('../features/auth/pages/VerifyEmailPage.tsx'), (page) => page.VerifyEmailPage) }];
+const publicPages: RouteObject[] = [
+  { path: '/verify-email', ...lazyPage(() => import('../features/auth/pages/VerifyEmailPage.tsx'), (page) => page.VerifyEmailPage) },
+  // The hosted checkout: a visitor with no portal session; never the portal shell or its code.
+  { path: '/web-pay/:urlId', ...lazyPage(() => import('../features/checkout/pages/CheckoutPage.tsx'), (page) => page.CheckoutPage) },
+];
 
 export const routes: RouteObject[] = [
   {

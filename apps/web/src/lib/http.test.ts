@@ -32,11 +32,18 @@ afterEach(() => {
 });
 
 describe('http client', () => {
+  it("hands on the envelope's other top-level fields (the gateway's redirectUrl)", async () => {
+    stubFetch(answer(200, { status: 'success', message: 'Paid', redirectUrl: 'https://shop.example/back', data: { ok: true } }));
+    const result = await http.post('/v1/payment/complete/p1', {}, z.object({ ok: z.boolean() }), { auth: false });
+    expect(result.extra).toEqual({ redirectUrl: 'https://shop.example/back' });
+    expect(result.data).toEqual({ ok: true });
+  });
+
   it('unwraps a success envelope and sends JSON with the raw token', async () => {
     const fetchMock = stubFetch(answer(201, { status: 'success', message: 'Created', data: { _id: 'u1' } }));
     const result = await http.post('/v1/user/register', { email: 'a@b.co' }, z.object({ _id: z.string() }), { token: 'tok123' });
 
-    expect(result).toEqual({ data: { _id: 'u1' }, message: 'Created', status: 201 });
+    expect(result).toEqual({ data: { _id: 'u1' }, message: 'Created', status: 201, extra: {} });
     const [path, init] = fetchMock.mock.calls[0] ?? [];
     expect(path).toBe('/v1/user/register');
     expect(init?.method).toBe('POST');

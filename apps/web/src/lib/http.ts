@@ -20,6 +20,8 @@ export interface ApiResult<T> {
   message: string | undefined;
   /** The HTTP status (200, 201, ...). */
   status: number;
+  /** The envelope's other top-level fields (e.g. the gateway's `redirectUrl` beside `data`). */
+  extra: Readonly<Record<string, unknown>>;
 }
 
 export class ApiError extends Error {
@@ -153,7 +155,8 @@ export async function request<T>(path: string, schema: ResponseSchema<T>, option
 
   if (response.ok) {
     if (isSuccessEnvelope(json)) {
-      return { data: checkedData(path, schema, json.data), message: json.message, status: response.status };
+      const { status: _status, message: _message, data: _data, ...extra } = json as SuccessEnvelope & Record<string, unknown>;
+      return { data: checkedData(path, schema, json.data), message: json.message, status: response.status, extra };
     }
     throw new ApiError({
       status: response.status,

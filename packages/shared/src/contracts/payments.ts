@@ -30,6 +30,8 @@ export const paymentMessages = {
   expired: 'Your card has expired',
   cvcRequired: 'CVC is required',
   cvcInvalid: 'CVC must be a 3-digit number',
+  cardHolderRequired: 'Card holder name is required',
+  unexpected: 'An unexpected error occurred.',
   typeCard: "type must be 'card'",
   noPayments: 'No Payments',
   noPaymentsHistory: 'No Payments History',
@@ -171,3 +173,70 @@ export const SANDBOX_TEST_CARDS: readonly { number: string; brand: 'visa' | 'mas
   { number: '4000000000000127', brand: 'visa', outcome: 'incorrect_cvc', message: "Your card's security code is incorrect." },
 ];
 export const SANDBOX_UNKNOWN_CARD_MESSAGE = 'Your card was declined. The sandbox accepts only its published test cards.';
+
+/** Hosted checkout messages (the spec's, exact). */
+export const checkoutMessages = {
+  emailRequired: 'Please enter the email',
+  passwordMissing: 'Password missing',
+  loginError: 'Login Error!',
+  tpinRequired: 'Enter 4-digit TPIN',
+  tpinInvalid: 'Invalid TPIN',
+  paid: 'Payment Successful!',
+  broken: 'Broken Payment!',
+  brokenHint: 'Please check the payment link or contact support.',
+  ownStore: 'You cannot pay your own store from the account it pays into',
+  userMismatch: 'You can only pay from your own account',
+} as const;
+
+export const urlIdParams = z.object({ urlId: z.string().min(1).max(100) });
+
+/**
+ * GET /v1/payment/{urlId}: what the hosted checkout shows and nothing more (the urlId is
+ * the capability; no customer data, no store key). redirectUrl is the store's signed return
+ * address once the payment is paid, else null.
+ */
+export const checkoutView = z.object({
+  paymentId: z.string(),
+  storeName: z.string(),
+  storeLogo: z.string().describe('Address of the store logo'),
+  amount: z.number(),
+  currency: z.string(),
+  paymentStatus: z.enum(['initiate', 'success']),
+  cancelUrl: z.string(),
+  redirectUrl: z.string().nullable(),
+});
+export type CheckoutView = z.infer<typeof checkoutView>;
+
+/** A wallet TPIN as the checkout sends it: 4 to 6 digits (the spec's pay pattern). */
+export const payTpin = z.union([z.string(), z.number().int().nonnegative()], { error: checkoutMessages.tpinRequired }).transform((value, context) => {
+  const text = String(value).trim();
+  if (text.length === 0) context.addIssue({ code: 'custom', message: checkoutMessages.tpinRequired });
+  else if (!/^\d{4,6}$/.test(text)) context.addIssue({ code: 'custom', message: checkoutMessages.tpinInvalid });
+  return text;
+});
+
+/** POST /v1/payment/complete/kestrel/{paymentId}: pay from one of the caller's wallets. */
+export const kestrelPayBody = z
+  .object({
+    userId: z.string().max(100).optional(),
+    accountNumber: z.string({ error: 'accountNumber is required' }).trim().min(1, 'accountNumber is required').max(100),
+    tpin: payTpin,
+  })
+  .strict();
+export type KestrelPayBody = z.infer<typeof kestrelPayBody>;
+
+/** The hosted card form (checkout and payment-request page): the spec's fields and messages. */
+export const cardForm = z.object({
+  number: z.string().trim().min(1, paymentMessages.cardNumberRequired),
+  expiresIn: z.string().trim().min(1, paymentMessages.expiryRequired),
+  cvc: z.string().trim().min(1, paymentMessages.cvcRequired).regex(/^\d{3}$/, paymentMessages.cvcInvalid),
+  cardHolderName: z.string().trim().min(1, paymentMessages.cardHolderRequired).max(200),
+});
+export type CardFormValues = z.infer<typeof cardForm>;
+
+/** The checkout's wallet form: an account and its TPIN (required, 4 to 6 digits). */
+export const walletPayForm = z.object({
+  accountNumber: z.string().min(1, 'Select an account'),
+  tpin: z.string().trim().min(1, checkoutMessages.tpinRequired).regex(/^\d{4,6}$/, checkoutMessages.tpinInvalid),
+});
+export type WalletPayForm = z.infer<typeof walletPayForm>;

@@ -28,10 +28,12 @@ const paymentColumns = [
   'payments.transactionId',
   'payments.paidAt',
   'payments.createdAt',
+  'payments.attemptLeaseUntil',
   'stores.storeId as publicStoreId',
   'stores.storeName',
   'stores.callbackUrl',
   'stores.storeKeyEncrypted',
+  'stores.logoStoredName',
   'accounts.accountNumber',
   'accounts.gatewayFeeFixedCents',
   'accounts.gatewayFeePercent',
@@ -48,6 +50,10 @@ function paymentsWithStore(db: Db | Trx) {
 export function findPayment(db: Db | Trx, paymentId: string) {
   return paymentsWithStore(db).where('payments.id', '=', paymentId).executeTakeFirst();
 }
+export function findPaymentByUrlId(db: Db | Trx, urlId: string) {
+  return paymentsWithStore(db).where('payments.urlId', '=', urlId).executeTakeFirst();
+}
+
 export type PaymentRow = NonNullable<Awaited<ReturnType<typeof findPayment>>>;
 
 export function findPaymentByOrder(db: Db | Trx, storeId: string, orderId: string) {

@@ -1,5 +1,8 @@
 import {
+  checkoutView,
   completeAnswer,
+  kestrelPayBody,
+  urlIdParams,
   completeCardBody,
   directPayBody,
   paymentIdParams,
@@ -17,7 +20,7 @@ import { callerId, defineGuard, requireUser } from '../../http/guards.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { gatewayStoreOf, hasStoreHeaders, requireStoreKey } from '../stores/store-key.guard.ts';
-import { createPayment, getPaymentForOwner, getPaymentForStore, listAccountPayments, listStorePayments, payByCard, payDirect } from './payments.service.ts';
+import { createPayment, getCheckout, getPaymentForOwner, payByWallet, getPaymentForStore, listAccountPayments, listStorePayments, payByCard, payDirect } from './payments.service.ts';
 
 const storeSecurity = [{ storeId: [], storeKey: [] }];
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
@@ -136,6 +139,27 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
+    '/payment/complete/kestrel/:paymentId',
+    {
+      preHandler: requireUser,
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['gateway'],
+        summary: "The checkout's Kestrel wallet payment: the signed-in payer pays from an account they own, with its TPIN",
+        headers: idempotencyHeader,
+        params: paymentIdParams,
+        body: kestrelPayBody,
+        response: { 200: completeAnswer, 404: errorEnvelope, 423: errorEnvelope, ...gatewayErrors },
+      },
+    },
+    async (request, reply) => {
+      const { answer, replayed } = await payByWallet(app.ctx, callerId(request), request.params.paymentId, request.body, idempotencyKeyOf(request));
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return { status: 'success' as const, message: paymentMessages.success, redirectUrl: answer.redirectUrl, data: answer.data };
+    },
+  );
+
+  app.post(
     '/payment/account',
     {
       preHandler: requireUser,
@@ -161,5 +185,20 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await listStorePayments(app.ctx, callerId(request), request.params.storeId)),
+  );
+
+  // Public: the hosted checkout shows it to a shopper with no Kestrel login; the urlId (128 random bits) is the capability.
+  app.get(
+    '/payment/:urlId',
+    {
+      schema: {
+        tags: ['gateway'],
+        summary: 'The hosted checkout view of a payment (store name and logo, amount, status, cancel and return addresses)',
+        security: [],
+        params: urlIdParams,
+        response: { 200: successEnvelope(checkoutView), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await getCheckout(app.ctx, request.params.urlId)),
   );
 };

@@ -4,7 +4,11 @@ import {
   formatMoney,
   paymentMessages,
   asCents,
+  checkoutMessages,
+  messages,
   type Cents,
+  type CheckoutView,
+  type KestrelPayBody,
   type CompleteCardBody,
   type Currency,
   type DirectPayBody,
@@ -14,9 +18,10 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, isUniqueViolation, type Trx } from '../../db/transaction.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
+import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
 import { auditRow } from '../audit/audit.ts';
 import { queueCallback } from '../callbacks/outbox.ts';
 import { signedRedirectUrl, type CallbackPayload } from '../callbacks/signing.ts';
@@ -24,12 +29,14 @@ import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
 import { decryptStoreKey } from '../stores/store-key.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
 import { findOwnedStore } from '../stores/stores.repository.ts';
+import { storeLogoUrl } from '../stores/stores.service.ts';
 import { sandboxProcessor, type CardProcessor } from './card-processor.ts';
 import { checkCard, type CheckedCard } from './card-input.ts';
 import { gatewayFeeCents } from './fees.ts';
 import {
   findPayment,
   findPaymentByOrder,
+  findPaymentByUrlId,
   leasePayment,
   listPayments,
   ownerFeeSettings,
@@ -37,6 +44,9 @@ import {
   releaseLease,
   type PaymentRow,
 } from './payments.repository.ts';
+
+/** The brand shown for a payment paid from a Kestrel wallet. */
+export const WALLET_BRAND = 'Kestrel';
 
 /** How long one card attempt holds a payment (a crashed attempt frees it after this). */
 const ATTEMPT_LEASE_SECONDS = 60;
@@ -152,24 +162,28 @@ async function recordFailedAttempt(ctx: AppContext, payment: PaymentRow, card: C
   });
 }
 
+/** Where a paid payment's money came from. */
+type PaidSource =
+  | { kind: 'card'; card: CheckedCard; billingInfo: unknown; reference: string }
+  | { kind: 'wallet'; payer: { id: string; accountNumber: string }; userId: string };
+
 /**
- * The successful card payment, in one database transaction: the ledger transaction (card
- * clearing pays the owner's wallet the amount less the fee, fee revenue gets the fee), the
- * payment marked paid with its masked card, the callback queued, an activity and an audit row.
+ * The successful payment, in one database transaction: the ledger transaction (card
+ * clearing, or the payer's wallet, pays the owner's wallet the amount less the fee, fee
+ * revenue gets the fee), the payment marked paid with its source, the callback queued, an
+ * activity and an audit row. The payment row is locked first and re-read: a paid payment (or,
+ * for a wallet, one a card attempt holds) is refused here, and the unique
+ * paid_ledger_transaction_id backs this up, so a payment is paid at most once.
  */
-async function recordSuccess(
-  trx: Trx,
-  ctx: AppContext,
-  payment: PaymentRow,
-  card: CheckedCard,
-  billingInfo: unknown,
-  feeCents: number,
-  reference: string,
-): Promise<CardPaymentAnswer> {
-  const current = await trx.selectFrom('payments').select('paymentStatus').where('id', '=', payment.id).forUpdate().executeTakeFirstOrThrow();
+async function recordPaid(trx: Trx, ctx: AppContext, payment: PaymentRow, source: PaidSource, feeCents: number): Promise<CardPaymentAnswer> {
+  const current = await trx.selectFrom('payments').select(['paymentStatus', 'attemptLeaseUntil']).where('id', '=', payment.id).forUpdate().executeTakeFirstOrThrow();
   if (current.paymentStatus === 'success') throw conflict(paymentMessages.alreadyPaid, 'already_paid');
+  if (source.kind === 'wallet' && current.attemptLeaseUntil && current.attemptLeaseUntil > new Date()) throw conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
   const amountCents = asCents(payment.amountCents);
   const currency = payment.currency as Currency;
+  const from = source.kind === 'card' ? { system: SYSTEM_ACCOUNTS.cardClearing } : { walletAccountId: source.payer.id };
+  const sourceMetadata =
+    source.kind === 'card' ? { brand: source.card.brand, last4: source.card.last4, processorReference: source.reference } : { payerAccountNumber: source.payer.accountNumber };
   let tnxId = '';
   await postTransaction(
     trx,
@@ -179,9 +193,10 @@ async function recordSuccess(
       currency,
       amountCents,
       feeCents,
-      metadata: { paymentId: payment.id, storeId: payment.publicStoreId, orderId: payment.orderId, brand: card.brand, last4: card.last4, processorReference: reference },
+      createdBy: source.kind === 'wallet' ? source.userId : null,
+      metadata: { paymentId: payment.id, storeId: payment.publicStoreId, orderId: payment.orderId, ...sourceMetadata },
       postings: [
-        { party: { system: SYSTEM_ACCOUNTS.cardClearing }, amountCents: -amountCents },
+        { party: from, amountCents: -amountCents },
         { party: { walletAccountId: payment.accountId }, amountCents: amountCents - feeCents },
         ...(feeCents > 0 ? [{ party: { system: SYSTEM_ACCOUNTS.feeRevenue }, amountCents: feeCents }] : []),
       ],
@@ -189,44 +204,66 @@ async function recordSuccess(
     {
       beforeBalances: async (posted) => {
         tnxId = posted.transactionId;
+        const sourceColumns =
+          source.kind === 'card'
+            ? {
+                paymentSourceType: 'card',
+                sourceBrand: source.card.brand,
+                sourceFirst6: source.card.first6,
+                sourceLast4: source.card.last4,
+                sourceLength: source.card.digits.length,
+                sourceExpiresIn: source.card.expiresIn,
+                billingInfo: source.billingInfo === undefined ? null : JSON.stringify(source.billingInfo),
+              }
+            : {
+                paymentSourceType: 'wallet',
+                sourceBrand: WALLET_BRAND,
+                // Only the last 4 digits of the payer's account number are kept on the payment.
+                sourceLast4: /\d{4}$/.exec(source.payer.accountNumber)?.[0] ?? null,
+                sourceLength: source.payer.accountNumber.length,
+              };
         await trx
           .updateTable('payments')
-          .set({
-            paymentStatus: 'success',
-            paymentSourceType: 'card',
-            sourceBrand: card.brand,
-            sourceFirst6: card.first6,
-            sourceLast4: card.last4,
-            sourceLength: card.digits.length,
-            sourceExpiresIn: card.expiresIn,
-            billingInfo: billingInfo === undefined ? null : JSON.stringify(billingInfo),
-            paidLedgerTransactionId: posted.id,
-            transactionId: posted.transactionId,
-            feeCents,
-            paidAt: new Date(),
-            attemptLeaseUntil: null,
-          })
+          .set({ ...sourceColumns, paymentStatus: 'success', paidLedgerTransactionId: posted.id, transactionId: posted.transactionId, feeCents, paidAt: new Date(), attemptLeaseUntil: null })
           .where('id', '=', payment.id)
           .execute();
         await queueCallback(trx, { storeId: payment.storeId, paymentId: payment.id, targetUrl: payment.callbackUrl, payload: payloadOf(payment, 'success', posted.transactionId) });
         await trx
           .insertInto('activities')
-          .values({
-            accountId: payment.accountId,
-            name: 'Payment received',
-            comment: `${formatMoney(amountCents, currency)} for order ${payment.orderId} at ${payment.storeName} (fee ${formatMoney(asCents(feeCents), currency)}), ${posted.transactionId}`,
-          })
+          .values([
+            {
+              accountId: payment.accountId,
+              name: 'Payment received',
+              comment: `${formatMoney(amountCents, currency)} for order ${payment.orderId} at ${payment.storeName} (fee ${formatMoney(asCents(feeCents), currency)}), ${posted.transactionId}`,
+            },
+            ...(source.kind === 'wallet'
+              ? [{ accountId: source.payer.id, name: 'Payment sent', comment: `${formatMoney(amountCents, currency)} to ${payment.storeName} for order ${payment.orderId}, ${posted.transactionId}` }]
+              : []),
+          ])
           .execute();
         await trx
           .insertInto('auditLog')
-          .values(auditRow({ actorUserId: null, action: 'payment.card_paid', subjectType: 'payment', subjectId: payment.id, details: { storeId: payment.publicStoreId, amountCents, feeCents } }))
+          .values(
+            auditRow({
+              actorUserId: source.kind === 'wallet' ? source.userId : null,
+              action: source.kind === 'card' ? 'payment.card_paid' : 'payment.wallet_paid',
+              subjectType: 'payment',
+              subjectId: payment.id,
+              details: { storeId: payment.publicStoreId, amountCents, feeCents },
+            }),
+          )
           .execute();
       },
     },
   );
   const data: PaymentResult = { paymentStatus: 'success', tnxId, orderId: payment.orderId, currency: payment.currency, amount: centsToMajor(amountCents), paymentId: payment.id };
+  return { data, redirectUrl: successRedirect(ctx, payment, tnxId) };
+}
+
+/** The store's signed return address for a paid payment. */
+function successRedirect(ctx: AppContext, payment: PaymentRow, tnxId: string): string {
   const storeKey = decryptStoreKey(ctx.config.secretKey, payment.storeKeyEncrypted);
-  return { data, redirectUrl: signedRedirectUrl(payment.callbackUrl, storeKey, payloadOf(payment, 'success', tnxId)) };
+  return signedRedirectUrl(payment.callbackUrl, storeKey, payloadOf(payment, 'success', tnxId));
 }
 
 /**
@@ -289,7 +326,7 @@ async function attemptCard(
           state.reference = result.reference;
         },
       },
-      (trx) => recordSuccess(trx, ctx, state.payment!, options.card, options.billingInfo, state.fee!, state.reference!),
+      (trx) => recordPaid(trx, ctx, state.payment!, { kind: 'card', card: options.card, billingInfo: options.billingInfo, reference: state.reference! }, state.fee!),
     );
     return { answer: outcome.body, replayed: outcome.replayed };
   } catch (error) {
@@ -318,6 +355,59 @@ export async function payByCard(ctx: AppContext, paymentId: string, body: Comple
   );
 }
 
+/** GET /v1/payment/{urlId}: the hosted checkout's view (public; the urlId is the capability). */
+export async function getCheckout(ctx: AppContext, urlId: string): Promise<CheckoutView> {
+  const row = await findPaymentByUrlId(ctx.db, urlId);
+  if (!row) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  return {
+    paymentId: row.id,
+    storeName: row.storeName,
+    storeLogo: storeLogoUrl(row.logoStoredName),
+    amount: centsToMajor(asCents(row.amountCents)),
+    currency: row.currency,
+    paymentStatus: row.paymentStatus,
+    cancelUrl: row.cancelUrl,
+    redirectUrl: row.paymentStatus === 'success' && row.transactionId ? successRedirect(ctx, row, row.transactionId) : null,
+  };
+}
+
+/**
+ * POST /v1/payment/complete/kestrel/{paymentId}: the checkout's wallet payment. The payer is
+ * the signed-in caller, paying from an account they own, with its TPIN (counted, with
+ * lockout) checked before any money moves. One ledger transaction: the payer's wallet pays
+ * the owner's wallet the amount less the fee, fee revenue gets the fee.
+ */
+export async function payByWallet(ctx: AppContext, callerId: string, paymentId: string, body: KestrelPayBody, idempotencyKey: string | undefined) {
+  if (body.userId !== undefined && body.userId !== callerId) throw forbidden(checkoutMessages.userMismatch);
+  const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
+  if (!payer) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  const payment = await paymentOr404(ctx, paymentId);
+  if (payer.id === payment.accountId) throw badRequest(checkoutMessages.ownStore, undefined, 'own_store');
+  const outcome = await runIdempotent(
+    ctx.db,
+    {
+      caller: `user:${callerId}`,
+      key: idempotencyKey,
+      route: 'POST /v1/payment/complete/kestrel',
+      // The TPIN is left out of the stored request hash: a hash of a few digits is easily reversed.
+      body: { ...body, tpin: undefined, userId: callerId, paymentId: payment.id },
+      statusCode: 200,
+      beforeWork: async () => {
+        const fresh = await paymentOr404(ctx, paymentId);
+        if (fresh.paymentStatus === 'success') throw conflict(paymentMessages.alreadyPaid, 'already_paid');
+        if (feeOf(fresh) >= fresh.amountCents) throw feeTooHigh();
+        await checkTpin(ctx.db, ctx.config.secretKey, payer.id, body.tpin, callerId, payer);
+      },
+    },
+    async (trx) => {
+      // Decided again under the account's row lock, held to commit: a lock written since the check stops this payment.
+      await assertTpinNotLocked(trx, payer.id);
+      return recordPaid(trx, ctx, payment, { kind: 'wallet', payer: { id: payer.id, accountNumber: payer.accountNumber }, userId: callerId }, feeOf(payment));
+    },
+  );
+  return { answer: outcome.body, replayed: outcome.replayed };
+}
+
 /** POST /v1/payment/web-pay/complete/direct: create the payment and charge the card in one call. */
 export async function payDirect(ctx: AppContext, store: GatewayStore, body: DirectPayBody, idempotencyKey: string | undefined) {
   const amountCents = body.amount;
@@ -341,7 +431,8 @@ export async function payDirect(ctx: AppContext, store: GatewayStore, body: Dire
   );
 }
 
-function maskedNumber(row: Pick<PaymentRow, 'sourceFirst6' | 'sourceLast4' | 'sourceLength'>): string {
+function maskedNumber(row: Pick<PaymentRow, 'paymentSourceType' | 'sourceFirst6' | 'sourceLast4' | 'sourceLength'>): string {
+  if (row.paymentSourceType === 'wallet') return `****${row.sourceLast4 ?? ''}`;
   return `${row.sourceFirst6 ?? ''}${'*'.repeat(Math.max(0, (row.sourceLength ?? 16) - 10))}${row.sourceLast4 ?? ''}`;
 }
 

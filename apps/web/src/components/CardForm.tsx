@@ -1,0 +1,96 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CARD_EXPIRY_MAX_CHARS, CARD_NUMBER_MAX_CHARS, cardForm, formatCardNumber, formatExpiry, inferCardBrand, type CardBrand, type CardFormValues } from '@kestrel/shared';
+import type { ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Button } from './Button.tsx';
+import { FloatingField } from './FloatingField.tsx';
+
+export interface CardDetails extends CardFormValues {
+  /** Inferred from the number as it is typed (undefined while unknown). */
+  brand: CardBrand | undefined;
+}
+
+/** The brand the number says, shown beside it as it is typed. */
+function BrandMark({ brand }: { brand: CardBrand | 'unknown' }) {
+  if (brand === 'visa')
+    return (
+      <span className="rounded bg-[#1a1f71] px-1.5 py-0.5 text-[10px] font-black tracking-wider text-white italic" title="visa">
+        VISA
+      </span>
+    );
+  if (brand === 'masterCard')
+    return (
+      <span className="relative inline-flex h-4 w-7" title="masterCard">
+        <span className="absolute left-0 size-4 rounded-full bg-[#eb001b]" />
+        <span className="absolute right-0 size-4 rounded-full bg-[#f79e1b]/90" />
+      </span>
+    );
+  return null;
+}
+
+/**
+ * The hosted card form (checkout and payment-request page): number grouped in fours (19
+ * characters at most), MM/YY with the slash put in (5 at most), a 3-digit CVC and the holder's
+ * name, with the spec's messages; the brand is shown as the number is typed. `children` are
+ * extra fields drawn above the card (e.g. the amount and e-mail of a payment link), validated by
+ * their owner before `onPay` is called.
+ */
+export function CardForm({
+  payLabel,
+  busy,
+  onPay,
+  children,
+}: {
+  payLabel: string;
+  busy: boolean;
+  onPay: (card: CardDetails) => void | Promise<void>;
+  children?: ReactNode;
+}) {
+  const {
+    register,
+    handleSubmit,
+    control,
+    setValue,
+    formState: { errors },
+  } = useForm<CardFormValues>({ resolver: zodResolver(cardForm), defaultValues: { number: '', expiresIn: '', cvc: '', cardHolderName: '' } });
+  const number = useWatch({ control, name: 'number' });
+  const brand = inferCardBrand(number ?? '');
+
+  return (
+    <form
+      noValidate
+      className="space-y-4"
+      onSubmit={handleSubmit((values) => onPay({ ...values, brand: brand === 'unknown' ? undefined : brand }))}
+    >
+      {children}
+      <FloatingField
+        label="Card number"
+        inputMode="numeric"
+        autoComplete="cc-number"
+        maxLength={CARD_NUMBER_MAX_CHARS}
+        error={errors.number?.message}
+        trailing={
+          <span className="pointer-events-none absolute top-1/2 right-3.5 -translate-y-1/2">
+            <BrandMark brand={brand} />
+          </span>
+        }
+        {...register('number', { onChange: (event) => setValue('number', formatCardNumber(String(event.target.value))) })}
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <FloatingField
+          label="MM/YY"
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          maxLength={CARD_EXPIRY_MAX_CHARS}
+          error={errors.expiresIn?.message}
+          {...register('expiresIn', { onChange: (event) => setValue('expiresIn', formatExpiry(String(event.target.value))) })}
+        />
+        <FloatingField label="CVC" inputMode="numeric" autoComplete="cc-csc" maxLength={3} error={errors.cvc?.message} {...register('cvc')} />
+      </div>
+      <FloatingField label="Card holder name" autoComplete="cc-name" error={errors.cardHolderName?.message} {...register('cardHolderName')} />
+      <Button type="submit" size="lg" className="w-full" loading={busy}>
+        {payLabel}
+      </Button>
+    </form>
+  );
+}

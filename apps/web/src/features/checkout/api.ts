@@ -1,0 +1,71 @@
+import { accountView, checkoutView, loginResult, paymentResult, userProfile, type CardBrand, type KestrelPayBody, type PaymentResult } from '@kestrel/shared';
+import { useQuery } from '@tanstack/react-query';
+import { http, segment } from '../../lib/http.ts';
+import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
+
+/*
+ * The hosted checkout's server calls. The page works with no portal session: public calls
+ * send no token, and the wallet tab's calls send the token of the checkout's own login (or
+ * of the portal session when the visitor already has one).
+ */
+
+export const checkoutKeys = {
+  payment: (urlId: string) => ['checkout', urlId] as const,
+  wallets: (userId: string) => ['checkout', 'wallets', userId] as const,
+};
+
+export function useCheckout(urlId: string) {
+  return useQuery({
+    queryKey: checkoutKeys.payment(urlId),
+    queryFn: async ({ signal }) => (await http.get(`/v1/payment/${segment(urlId)}`, checkoutView, { auth: false, signal })).data,
+    retry: false,
+  });
+}
+
+/** A wallet login for this checkout only: nothing is written to the portal's cookies. */
+export async function walletLogin(email: string, password: string) {
+  return (await http.post('/v1/auth/login', { email, password }, loginResult, { auth: false })).data;
+}
+
+const walletFields = accountView.pick({ _id: true, accountNumber: true, accountType: true, accountHolderName: true, businessName: true, balance: true });
+
+/** The signed-in payer's accounts with their balances. */
+export function useWallets(auth: { userId: string; token: string } | undefined) {
+  return useQuery({
+    queryKey: checkoutKeys.wallets(auth?.userId ?? ''),
+    enabled: Boolean(auth),
+    queryFn: async ({ signal }) => {
+      const { userId, token } = auth!;
+      const user = (await http.get(`/v1/user/${segment(userId)}`, userProfile, { token, signal })).data;
+      return Promise.all(user.accounts.map(async (account) => (await http.get(`/v1/account/${segment(account.accountNumber)}`, walletFields, { token, signal })).data));
+    },
+  });
+}
+export type Wallet = NonNullable<ReturnType<typeof useWallets>['data']>[number];
+
+export interface CardPayment {
+  type: 'card';
+  brand: CardBrand | undefined;
+  number: string;
+  expiresIn: string;
+  cvc: string;
+  cardHolderName: string;
+}
+
+/** What a successful pay answers: the result and where the store wants the shopper next. */
+export interface PaidAnswer {
+  data: PaymentResult;
+  redirectUrl: string | undefined;
+}
+
+async function pay(path: string, body: unknown, token: string | undefined): Promise<PaidAnswer> {
+  // One Idempotency-Key per press of the pay button: a retried request cannot pay twice.
+  const answer = await http.post(path, body, paymentResult, { auth: false, token, headers: { 'idempotency-key': newIdempotencyKey() } });
+  return { data: answer.data, redirectUrl: typeof answer.extra.redirectUrl === 'string' ? answer.extra.redirectUrl : undefined };
+}
+
+/** POST /v1/payment/complete/{paymentId}: the card tab (no login). */
+export const payCheckoutByCard = (paymentId: string, card: CardPayment) => pay(`/v1/payment/complete/${segment(paymentId)}`, card, undefined);
+
+/** POST /v1/payment/complete/kestrel/{paymentId}: the Kestrel tab, with the payer's token. */
+export const payCheckoutByWallet = (paymentId: string, body: KestrelPayBody, token: string) => pay(`/v1/payment/complete/kestrel/${segment(paymentId)}`, body, token);

@@ -1,0 +1,125 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { checkoutLoginForm, checkoutMessages, walletPayForm, type CheckoutLoginForm, type Currency, type WalletPayForm } from '@kestrel/shared';
+import { useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Button } from '../../../components/Button.tsx';
+import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
+import { SelectField } from '../../../components/SelectField.tsx';
+import { Spinner } from '../../../components/Spinner.tsx';
+import { ApiError } from '../../../lib/http.ts';
+import { apiCents, formatApiMoney } from '../../../lib/money.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useWallets, walletLogin, type Wallet } from '../api.ts';
+
+export interface WalletAuth {
+  userId: string;
+  token: string;
+}
+
+/** Business accounts by business name, personal ones by holder name (the spec's picker). */
+const walletName = (wallet: Wallet) => (wallet.accountType === 'business' && wallet.businessName ? wallet.businessName : wallet.accountHolderName);
+
+/** The account's balance in the payment's currency, in API units (0 when it holds none). */
+const balanceOf = (wallet: Wallet, currency: string) => wallet.balance.find((item) => item.currency === currency)?.amount ?? 0;
+
+function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void }) {
+  const [error, setError] = useState<string>();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<CheckoutLoginForm>({ resolver: zodResolver(checkoutLoginForm), defaultValues: { email: '', password: '' } });
+  return (
+    <form
+      noValidate
+      className="space-y-4"
+      onSubmit={handleSubmit(async (values) => {
+        setError(undefined);
+        try {
+          const result = await walletLogin(values.email, values.password);
+          onSignedIn({ userId: result._id, token: result.token });
+        } catch (cause) {
+          setError(cause instanceof ApiError && cause.status === 401 && cause.fromServer ? cause.message : checkoutMessages.loginError);
+        }
+      })}
+    >
+      <p className="text-sm text-slate-600">Sign in to your Kestrel wallet to pay from your balance.</p>
+      <FloatingField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+      <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
+      {error && (
+        <p role="alert" className="text-sm font-medium text-danger-700">
+          {error}
+        </p>
+      )}
+      <Button type="submit" size="lg" className="w-full" loading={isSubmitting}>
+        Login
+      </Button>
+    </form>
+  );
+}
+
+/**
+ * The Kestrel (wallet) tab of a pay page: a login when there is no session, then an account
+ * picker and the TPIN (input capped at 4). The pay button shows only when the amount is within
+ * the chosen account's balance. `amountCents` undefined (a payer-chosen amount not typed yet)
+ * shows the button and leaves the check to the server.
+ */
+export function WalletPay({
+  amountCents,
+  currency,
+  payLabel,
+  busy,
+  onPay,
+}: {
+  amountCents: number | undefined;
+  currency: Currency;
+  payLabel: string;
+  busy: boolean;
+  onPay: (auth: WalletAuth, form: WalletPayForm) => void | Promise<void>;
+}) {
+  const session = useSession();
+  const [ownLogin, setOwnLogin] = useState<WalletAuth>();
+  const auth = ownLogin ?? (session.userId && session.accessToken ? { userId: session.userId, token: session.accessToken } : undefined);
+  const wallets = useWallets(auth);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setValue,
+    formState: { errors },
+  } = useForm<WalletPayForm>({ resolver: zodResolver(walletPayForm), defaultValues: { accountNumber: '', tpin: '' } });
+  const chosen = useWatch({ control, name: 'accountNumber' });
+  const firstAccount = wallets.data?.[0]?.accountNumber;
+  // The first account is chosen until the payer picks another.
+  useEffect(() => {
+    if (firstAccount && !chosen) setValue('accountNumber', firstAccount);
+  }, [firstAccount, chosen, setValue]);
+
+  if (!auth) return <WalletLogin onSignedIn={setOwnLogin} />;
+  if (wallets.isPending) return <Spinner label="Loading your accounts" />;
+  if (wallets.isError) return <p className="text-sm font-medium text-danger-700">{checkoutMessages.loginError}</p>;
+
+  const list = wallets.data;
+  const selected = list.find((wallet) => wallet.accountNumber === chosen);
+  const affordable = selected !== undefined && (amountCents === undefined || amountCents <= apiCents(balanceOf(selected, currency)));
+
+  return (
+    <form noValidate className="space-y-4" onSubmit={handleSubmit((values) => onPay(auth, values))}>
+      <SelectField label="Account" error={errors.accountNumber?.message} {...register('accountNumber')}>
+        {list.map((wallet) => (
+          <option key={wallet._id} value={wallet.accountNumber}>
+            {walletName(wallet)} · {formatApiMoney(balanceOf(wallet, currency), currency)}
+          </option>
+        ))}
+      </SelectField>
+      <FloatingField label="TPIN" type="password" inputMode="numeric" autoComplete="off" maxLength={4} error={errors.tpin?.message} {...register('tpin')} />
+      {affordable ? (
+        <Button type="submit" size="lg" className="w-full" loading={busy}>
+          {payLabel}
+        </Button>
+      ) : (
+        selected && <p className="text-sm font-medium text-danger-700">This account's balance is too low for this payment.</p>
+      )}
+    </form>
+  );
+}

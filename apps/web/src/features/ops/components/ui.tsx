@@ -94,8 +94,8 @@ export function ReasonAction({
     }
   };
   return (
-    <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-2 sm:flex-row sm:items-start" noValidate>
-      <div className="flex-1">
+    <form onSubmit={(event) => void submit(event)} className="flex flex-col items-start gap-2" noValidate>
+      <div className="w-full max-w-xl">
         <label htmlFor={id} className="sr-only">
           {`${label}: reason`}
         </label>

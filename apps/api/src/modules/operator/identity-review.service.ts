@@ -50,7 +50,14 @@ export async function verifyAccountIdentity(ctx: AppContext, operatorId: string,
     if (account.identityVerified) return;
     await trx.updateTable('accounts').set({ identityVerified: true, updatedAt: new Date() }).where('id', '=', accountId).execute();
     await recordActivity(trx, accountId, 'Identity verified', 'Your identity documents were reviewed and accepted');
-    await recordAudit(trx, { actorUserId: operatorId, action: 'account.identity_verified', subjectType: 'account', subjectId: accountId, ip });
+    await recordAudit(trx, {
+      actorUserId: operatorId,
+      action: 'account.identity_verified',
+      subjectType: 'account',
+      subjectId: accountId,
+      ip,
+      details: { before: { identityVerified: false }, after: { identityVerified: true } },
+    });
   });
 }
 

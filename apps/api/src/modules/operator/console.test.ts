@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { createAccount, createUser, fundAccount, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { postStore, storeFields, storeImages } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { ensureOperator } from './operator.service.ts';
 
@@ -136,6 +137,9 @@ describe('locking money movement', () => {
     expect(await balanceCents(h.user, h.account)).toBe(10_000);
     expect(await activityNames(h)).toContain('Money movement locked');
 
+    const store = await postStore(h.user.token, storeFields(h.account), storeImages());
+    expect(store.status).toBe(423);
+    expect(store.body.code).toBe('money_movement_locked');
     const detail = await api('GET', `/v1/operator/accounts/${h.account.accountId}`, { token: ops.token });
     expect(detail.body.data.account).toMatchObject({ moneyMovementLocked: true, moneyMovementLockReason: 'Suspected fraud' });
 

@@ -258,6 +258,11 @@ export async function ledgerHealth(ctx: AppContext): Promise<LedgerHealth> {
   const wallets = await sql<{ currency: string; total: string | number }>`
     SELECT currency, COALESCE(SUM(balance_cents), 0)::bigint AS total FROM ledger_accounts
     WHERE account_id IS NOT NULL GROUP BY currency ORDER BY currency`.execute(ctx.db);
+  // Money on its way out to banks: withdrawals Pending or Processing. (The payouts-in-flight
+  // account's balance also holds Completed payouts, which no ledger transaction moves out.)
+  const inFlight = await sql<{ currency: string; total: string | number }>`
+    SELECT currency, SUM(amount_cents)::bigint AS total FROM bank_withdrawals
+    WHERE status IN ('Pending', 'Processing') GROUP BY currency ORDER BY currency`.execute(ctx.db);
   return {
     healthy: report.problems.length === 0,
     checkedAt: new Date().toISOString(),
@@ -267,10 +272,7 @@ export async function ledgerHealth(ctx: AppContext): Promise<LedgerHealth> {
     checks,
     systemAccounts: system.rows.map((row) => ({ code: row.systemCode, currency: row.currency, balance: major(row.total) })),
     totalInWallets: wallets.rows.map((row) => ({ currency: row.currency, amount: major(row.total) })),
-    // Money on its way out to banks (withdrawals held, not yet paid or failed).
-    totalInFlight: system.rows
-      .filter((row) => row.systemCode === SYSTEM_ACCOUNTS.payoutsInFlight)
-      .map((row) => ({ currency: row.currency, amount: major(row.total) })),
+    totalInFlight: inFlight.rows.map((row) => ({ currency: row.currency, amount: major(row.total) })),
   };
 }
 

@@ -198,12 +198,25 @@ describe('accounts, queues, ledger health and the audit log', () => {
     expect(Object.keys(overview.body.data).sort()).toEqual(['callbacksFailing', 'identityReviewsWaiting', 'storesPending', 'withdrawalsPending', 'withdrawalsProcessing']);
 
     await api('POST', `/v1/operator/accounts/${h.account.accountId}/fund`, { token: ops.token, body: { amount: 3, currency: 'USD', reason: 'first' } });
+    const held = await api('POST', '/v1/bank-withdraw/create', {
+      token: h.user.token,
+      body: {
+        accountNumber: h.account.accountNumber, userId: h.user.userId, tpin: Number(h.account.tpin), country: 'United States', bankName: 'First Test Bank', branchName: '',
+        accountType: 'checking', bankAccountNumber: '000123456789', routingNumber: '021000021', accountHolderName: 'Test Holder', currency: 'USD', amount: 1,
+      },
+    });
+    expect(held.status).toBe(201);
     await api('POST', `/v1/operator/accounts/${h.account.accountId}/lock`, { token: ops.token, body: { reason: 'second' } });
     const health = await api('GET', '/v1/operator/ledger-health', { token: ops.token });
     expect(health.status).toBe(200);
     expect(health.body.data.healthy).toBe(true);
     expect(health.body.data.checks.every((check: { ok: boolean }) => check.ok)).toBe(true);
     expect(health.body.data.systemAccounts.some((row: { code: string }) => row.code === 'funding')).toBe(true);
+    const { db } = await testServer();
+    const pending = await db.selectFrom('bankWithdrawals').select((eb) => eb.fn.sum<string>('amountCents').as('total')).where('status', 'in', ['Pending', 'Processing']).where('currency', '=', 'USD').executeTakeFirstOrThrow();
+    const usdInFlight = health.body.data.totalInFlight.find((row: { currency: string }) => row.currency === 'USD');
+    expect(Math.round((usdInFlight?.amount ?? 0) * 100)).toBe(Number(pending.total));
+    expect(Number(pending.total)).toBeGreaterThanOrEqual(100);
 
     const page = await api('GET', `/v1/operator/audit-log?actor=${encodeURIComponent(ops.email)}&action=account.&pageSize=1`, { token: ops.token });
     expect(page.status).toBe(200);

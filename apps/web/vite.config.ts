@@ -24,6 +24,7 @@ export default defineConfig({
       { route: '/fund-transfer/…/recipient/…', modules: [portal, 'features/transfers/pages/TransferFormPage.tsx'] },
       { route: '/transactions', modules: [portal, 'features/transactions/pages/TransactionsPage.tsx'] },
       { route: '/my-account', modules: [portal, 'features/accounts/pages/MyAccountPage.tsx'] },
+      { route: '/ops', modules: ['features/ops/components/OpsLayout.tsx', 'features/ops/pages/OverviewPage.tsx'] },
     ]),
   ],
   server: {

@@ -84,6 +84,7 @@ export const messages = {
     fourDigits: 'TPIN must be 4 digits',
     wrong: 'Incorrect TPIN',
     locked: 'Too many wrong TPIN attempts. Money movement on this account is locked for 30 minutes.',
+    operatorLocked: 'Money movement on this account is locked by Kestrel. Please contact support.',
   },
   auth: {
     unauthorized: 'Please log in to continue',

@@ -109,6 +109,8 @@ export interface AccountsTable {
   tpinHash: string;
   tpinFailedAttempts: Generated<number>;
   tpinLockedUntil: NullableTimestamp;
+  moneyMovementLocked: Generated<boolean>;
+  moneyMovementLockReason: string | null;
   createdAt: CreatedAt;
   updatedAt: CreatedAt;
 }
@@ -126,6 +128,7 @@ export interface IdentityDocumentsTable {
   storedName: string;
   mimeType: string;
   sizeBytes: number;
+  setAsideAt: NullableTimestamp;
   createdAt: CreatedAt;
 }
 

@@ -30,6 +30,18 @@ describe('the route table', () => {
     }
   });
 
+  it('guards every /v1/operator route with requireOperator', async () => {
+    const { app, routes } = await routeTable();
+    try {
+      const operatorRoutes = routes.filter((route) => route.url.startsWith('/v1/operator'));
+      // The walk saw the console's routes, not an empty list.
+      expect(operatorRoutes.length).toBeGreaterThan(10);
+      expect(operatorRoutes.filter((route) => routeProtection(route) !== 'operator').map(describeRoute)).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('names the guard of each protected route', async () => {
     const { app, routes } = await routeTable();
     try {

@@ -49,6 +49,23 @@ const protectedPages: RouteObject[] = [
   { path: '/payment-gateway/:storeId', ...lazyPage(() => import('../features/gateway/pages/StorePage.tsx'), (page) => page.StorePage) },
 ];
 
+/**
+ * The operator console: its own gate and layout, every page its own chunk; the portal and the
+ * checkout never download any of it. Anyone who is not an operator sees 'Page Not Found'.
+ */
+const opsPages: RouteObject[] = [
+  { index: true, ...lazyPage(() => import('../features/ops/pages/OverviewPage.tsx'), (page) => page.OverviewPage) },
+  { path: 'stores', ...lazyPage(() => import('../features/ops/pages/StoresPage.tsx'), (page) => page.StoresPage) },
+  { path: 'withdrawals', ...lazyPage(() => import('../features/ops/pages/WithdrawalsPage.tsx'), (page) => page.WithdrawalsPage) },
+  { path: 'identity', ...lazyPage(() => import('../features/ops/pages/IdentityPage.tsx'), (page) => page.IdentityPage) },
+  { path: 'accounts', ...lazyPage(() => import('../features/ops/pages/AccountsPage.tsx'), (page) => page.AccountsPage) },
+  { path: 'accounts/:accountId', ...lazyPage(() => import('../features/ops/pages/AccountDetailPage.tsx'), (page) => page.AccountDetailPage) },
+  { path: 'ledger', ...lazyPage(() => import('../features/ops/pages/LedgerPage.tsx'), (page) => page.LedgerPage) },
+  { path: 'audit', ...lazyPage(() => import('../features/ops/pages/AuditPage.tsx'), (page) => page.AuditPage) },
+  { path: '*', element: <NotFoundPage /> },
+];
+const opsLayout = lazyPage(() => import('../features/ops/components/OpsLayout.tsx'), (layout) => layout.OpsLayout);
+
 /** Closed to signed-in users, who go to /dashboard. */
 const signedOutPages: RouteObject[] = [
   { path: '/login', ...lazyPage(() => import('../features/auth/pages/LoginPage.tsx'), (page) => page.LoginPage) },
@@ -69,6 +86,7 @@ export const routes: RouteObject[] = [
     children: [
       { element: <PublicOnly />, children: signedOutPages },
       ...publicPages,
+      { path: '/ops', element: <RequireAuth signedOut={<NotFoundPage />} />, children: [{ ...opsLayout, children: opsPages }] },
       { element: <RequireAuth />, children: [{ ...portalGate, children: protectedPages }] },
       // Any other path, the side navigation's pages still to come included: 'Page Not Found'
       // inside the portal shell for a signed-in user, a bare one for a visitor.

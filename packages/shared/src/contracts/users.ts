@@ -15,6 +15,8 @@ export const userProfile = z.object({
   contactNumber: z.string(),
   isEmailVerified: z.boolean(),
   isAccountHolder: z.boolean(),
+  /** Operators may open the operator console (/ops); the API checks again on every operator route. */
+  isOperator: z.boolean(),
   accounts: z.array(userAccountSummary),
   createdAt: z.string().describe('ISO 8601 time'),
 });

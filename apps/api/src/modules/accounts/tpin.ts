@@ -12,6 +12,13 @@ export class TpinLockedError extends AppError {
   }
 }
 
+/** An operator has locked money movement on the account (Lock in the operator console). */
+export class MoneyMovementLockedError extends AppError {
+  constructor() {
+    super(423, 'money_movement_locked', messages.tpin.operatorLocked);
+  }
+}
+
 /**
  * Recently verified TPINs, so that an account sending many payments does not pay for an
  * argon2 verification (tens of milliseconds of CPU) each time. Only a success is remembered,
@@ -51,6 +58,8 @@ export interface TpinState {
   tpinHash: string;
   tpinFailedAttempts: number;
   tpinLockedUntil: Date | null;
+  /** The operator's lock; honoured by the same checks as the TPIN lock. */
+  moneyMovementLocked: boolean;
 }
 
 /**
@@ -78,8 +87,9 @@ export async function checkTpin(
   const candidate = String(tpin);
   const current =
     known ??
-    (await db.selectFrom('accounts').select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil']).where('id', '=', accountId).executeTakeFirst());
+    (await db.selectFrom('accounts').select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil', 'moneyMovementLocked']).where('id', '=', accountId).executeTakeFirst());
   if (!current) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (current.moneyMovementLocked) throw new MoneyMovementLockedError();
   if (current.tpinLockedUntil && current.tpinLockedUntil > new Date()) throw new TpinLockedError(current.tpinLockedUntil);
   const cacheKey = verifiedKey(secret, accountId, current.tpinHash, candidate);
   if (current.tpinFailedAttempts === 0 && wasRecentlyVerified(cacheKey)) return;
@@ -87,10 +97,11 @@ export async function checkTpin(
   const outcome = await inTransaction(db, async (trx) => {
     const account = await trx
       .selectFrom('accounts')
-      .select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil'])
+      .select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil', 'moneyMovementLocked'])
       .where('id', '=', accountId)
       .forUpdate()
       .executeTakeFirstOrThrow();
+    if (account.moneyMovementLocked) return { kind: 'operator_locked' as const };
     const now = new Date();
     if (account.tpinLockedUntil && account.tpinLockedUntil > now) return { kind: 'locked' as const, until: account.tpinLockedUntil };
 
@@ -121,6 +132,7 @@ export async function checkTpin(
     rememberVerified(verifiedKey(secret, accountId, outcome.tpinHash, candidate));
     return;
   }
+  if (outcome.kind === 'operator_locked') throw new MoneyMovementLockedError();
   if (outcome.kind === 'locked') throw new TpinLockedError(outcome.until);
   const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
   throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
@@ -132,10 +144,12 @@ export async function checkTpin(
  * written under FOR UPDATE of the same row (checkTpin), so it either committed before this
  * read (the movement is refused) or waits until the movement has committed: nothing moves
  * after the lock exists, even when the TPIN check itself passed just before the lock.
- * Movements from one account do not wait for each other (shared locks).
+ * Movements from one account do not wait for each other (shared locks). An operator's lock
+ * (written under FOR UPDATE too, see the operator console) is decided here the same way.
  */
 export async function assertTpinNotLocked(trx: Trx, accountId: string): Promise<void> {
-  const account = await trx.selectFrom('accounts').select('tpinLockedUntil').where('id', '=', accountId).forShare().executeTakeFirst();
+  const account = await trx.selectFrom('accounts').select(['tpinLockedUntil', 'moneyMovementLocked']).where('id', '=', accountId).forShare().executeTakeFirst();
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (account.moneyMovementLocked) throw new MoneyMovementLockedError();
   if (account.tpinLockedUntil && account.tpinLockedUntil > new Date()) throw new TpinLockedError(account.tpinLockedUntil);
 }

@@ -20,6 +20,8 @@ export async function listPendingIdentityReviews(ctx: AppContext): Promise<Ident
       'identityDocuments.createdAt',
     ])
     .where('accounts.identityVerified', '=', false)
+    // Documents set aside by "Ask for new documents" are not reviewed again.
+    .where('identityDocuments.setAsideAt', 'is', null)
     .orderBy('identityDocuments.createdAt')
     .limit(500)
     .execute();
@@ -43,11 +45,49 @@ export async function verifyAccountIdentity(ctx: AppContext, operatorId: string,
   await inTransaction(ctx.db, async (trx) => {
     const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!account) throw notFound('Account not available!', 'account_not_found');
-    const documents = await trx.selectFrom('identityDocuments').select('id').where('accountId', '=', accountId).limit(1).execute();
+    const documents = await trx.selectFrom('identityDocuments').select('id').where('accountId', '=', accountId).where('setAsideAt', 'is', null).limit(1).execute();
     if (documents.length === 0) throw badRequest('This account has not uploaded identity documents yet', undefined, 'no_identity_documents');
     if (account.identityVerified) return;
     await trx.updateTable('accounts').set({ identityVerified: true, updatedAt: new Date() }).where('id', '=', accountId).execute();
     await recordActivity(trx, accountId, 'Identity verified', 'Your identity documents were reviewed and accepted');
-    await recordAudit(trx, { actorUserId: operatorId, action: 'account.identity_verified', subjectType: 'account', subjectId: accountId, ip });
+    await recordAudit(trx, {
+      actorUserId: operatorId,
+      action: 'account.identity_verified',
+      subjectType: 'account',
+      subjectId: accountId,
+      ip,
+      details: { before: { identityVerified: false }, after: { identityVerified: true } },
+    });
+  });
+}
+
+/**
+ * "Ask for new documents": the documents under review are set aside (kept for the record),
+ * the account leaves the queue until new ones arrive, and the holder sees the reason as an
+ * activity. Behind requireOperator.
+ */
+export async function requestNewIdentityDocuments(ctx: AppContext, operatorId: string, accountId: string, reason: string, ip: string): Promise<number> {
+  return inTransaction(ctx.db, async (trx) => {
+    const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+    if (!account) throw notFound('Account not available!', 'account_not_found');
+    if (account.identityVerified) throw badRequest('This identity is already verified', undefined, 'identity_already_verified');
+    const setAside = await trx
+      .updateTable('identityDocuments')
+      .set({ setAsideAt: new Date() })
+      .where('accountId', '=', accountId)
+      .where('setAsideAt', 'is', null)
+      .returning('id')
+      .execute();
+    if (setAside.length === 0) throw badRequest('This account has not uploaded identity documents yet', undefined, 'no_identity_documents');
+    await recordActivity(trx, accountId, 'New identity documents needed', reason);
+    await recordAudit(trx, {
+      actorUserId: operatorId,
+      action: 'account.identity_documents_requested',
+      subjectType: 'account',
+      subjectId: accountId,
+      ip,
+      details: { reason, before: { documentsUnderReview: setAside.map((row) => row.id) }, after: { documentsUnderReview: [] } },
+    });
+    return setAside.length;
   });
 }

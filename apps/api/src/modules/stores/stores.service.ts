@@ -6,7 +6,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts'
 import type { UploadedFile } from '../../http/multipart.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import { countAccountTransactions } from '../accounts/accounts.repository.ts';
-import { checkTpin } from '../accounts/tpin.ts';
+import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { storedUploadPath, uploadDirectory } from '../uploads/uploads.ts';
@@ -82,6 +82,7 @@ export async function createStore(ctx: AppContext, callerId: string, fields: Cre
     for (const { file, type } of checkedDocuments) savedDocuments.push(await storeImage(ctx.config.dataDir, STORE_DOCUMENT_AREA, file, type));
     const storeId = newStoreId();
     await inTransaction(ctx.db, async (trx) => {
+      await assertTpinNotLocked(trx, account.id);
       const store = await trx
         .insertInto('stores')
         .values({

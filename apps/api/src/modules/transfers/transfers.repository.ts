@@ -15,7 +15,7 @@ export async function findTransferParties(db: Db | Trx, userId: string, senderUs
   const rows = await db
     .selectFrom('accounts')
     .select(participantColumns)
-    .select(['accounts.tpinHash', 'accounts.tpinFailedAttempts', 'accounts.tpinLockedUntil'])
+    .select(['accounts.tpinHash', 'accounts.tpinFailedAttempts', 'accounts.tpinLockedUntil', 'accounts.moneyMovementLocked'])
     .select((eb) => ownedBy({ userId })(eb).as('owned'))
     .where((eb) => eb(eb.fn('lower', ['accounts.userName']), 'in', [senderKey, recipientKey]))
     .execute();

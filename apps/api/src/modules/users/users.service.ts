@@ -72,6 +72,7 @@ export async function getUserProfile(ctx: AppContext, callerId: string, userId: 
     contactNumber: user.contactNumber,
     isEmailVerified: user.isEmailVerified,
     isAccountHolder: accounts.length > 0,
+    isOperator: user.isOperator,
     accounts,
     createdAt: user.createdAt.toISOString(),
   };

@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
-import { checkTpin } from '../accounts/tpin.ts';
+import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -92,6 +92,8 @@ export async function createWithdrawal(
     // The stored first answer is read back through the database's camelCase mapping, which
     // would turn `_id` into `id`; so the answer is kept with `id` and renamed below.
     async (trx): Promise<Omit<WithdrawalView, '_id'> & { id: string }> => {
+      // Decided again under the account's row lock, held to commit (a TPIN or operator lock written since the check).
+      await assertTpinNotLocked(trx, account.id);
       let row: WithdrawalRow | undefined;
       await postTransaction(
         trx,

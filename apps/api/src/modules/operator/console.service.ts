@@ -1,0 +1,309 @@
+import {
+  asCents,
+  centsToMajor,
+  formatMoney,
+  type AuditLogPage,
+  type Cents,
+  type Currency,
+  type FundWalletResult,
+  type LedgerHealth,
+  type MoneyLockResult,
+  type OperatorAccountDetail,
+  type OperatorAccountSummary,
+  type OperatorOverview,
+} from '@kestrel/shared';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { runIdempotent } from '../../http/idempotency.ts';
+import { notFound } from '../../http/errors.ts';
+import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
+import { verifyLedger } from '../ledger/verify.ts';
+import { recordActivity } from '../activities/activities.repository.ts';
+import { recordAudit } from '../audit/audit.ts';
+
+/*
+ * The operator console's reads and changes. Every route that reaches here is behind
+ * requireOperator (operator.routes.ts); nothing here checks the role again. Every change
+ * takes a reason, writes an audit row (operator, address, before/after) and an activity the
+ * holder sees, in the same database transaction as the change.
+ */
+
+const major = (cents: number | string | bigint) => centsToMajor(asCents(cents));
+
+/** Queue lengths for the console's overview. */
+export async function operatorOverview(ctx: AppContext): Promise<OperatorOverview> {
+  const { rows } = await sql<Record<keyof OperatorOverview, string | number>>`
+    SELECT
+      (SELECT COUNT(*) FROM stores WHERE status = 'Pending') AS stores_pending,
+      (SELECT COUNT(*) FROM bank_withdrawals WHERE status = 'Pending') AS withdrawals_pending,
+      (SELECT COUNT(*) FROM bank_withdrawals WHERE status = 'Processing') AS withdrawals_processing,
+      (SELECT COUNT(DISTINCT a.id) FROM accounts a JOIN identity_documents d ON d.account_id = a.id
+        WHERE a.identity_verified = false AND d.set_aside_at IS NULL) AS identity_reviews_waiting,
+      (SELECT COUNT(*) FROM callback_deliveries WHERE state = 'failed' OR (state = 'pending' AND attempts > 0)) AS callbacks_failing`.execute(ctx.db);
+  const row = rows[0]!;
+  return {
+    storesPending: Number(row.storesPending),
+    withdrawalsPending: Number(row.withdrawalsPending),
+    withdrawalsProcessing: Number(row.withdrawalsProcessing),
+    identityReviewsWaiting: Number(row.identityReviewsWaiting),
+    callbacksFailing: Number(row.callbacksFailing),
+  };
+}
+
+const summaryColumns = [
+  'accounts.id as accountId',
+  'accounts.accountNumber',
+  'accounts.accountType',
+  'accounts.accountHolderName',
+  'accounts.userName',
+  'accounts.accountEmail',
+  'accounts.accountPhone',
+  'accounts.identityVerified',
+  'accounts.moneyMovementLocked',
+] as const;
+
+/** Accounts whose number, user name, e-mail or phone contains `q` (case-insensitive), at most 50. */
+export async function searchAccounts(ctx: AppContext, q: string): Promise<OperatorAccountSummary[]> {
+  // LIKE's own wildcards in the search text are matched literally.
+  const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return ctx.db
+    .selectFrom('accounts')
+    .select(summaryColumns)
+    .where((eb) =>
+      eb.or([
+        eb('accounts.accountNumber', 'like', pattern),
+        eb(eb.fn('lower', ['accounts.userName']), 'like', pattern),
+        eb(eb.fn('lower', ['accounts.accountEmail']), 'like', pattern),
+        eb('accounts.accountPhone', 'like', pattern),
+      ]),
+    )
+    .orderBy('accounts.accountNumber')
+    .limit(50)
+    .execute();
+}
+
+const RECENT = 20;
+
+/** One account with its balances and its latest postings, activities, stores, payments and withdrawals. */
+export async function accountDetail(ctx: AppContext, accountId: string): Promise<OperatorAccountDetail> {
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .select(summaryColumns)
+    .select([
+      'accounts.moneyMovementLockReason',
+      'accounts.identityType',
+      'accounts.identityNumber',
+      sql<string>`to_char(accounts.date_of_birth, 'YYYY-MM-DD')`.as('dateOfBirth'),
+      'accounts.street',
+      'accounts.city',
+      'accounts.state',
+      'accounts.zipCode',
+      'accounts.country',
+      'accounts.createdAt',
+    ])
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+  if (!account) throw notFound('Account not available!', 'account_not_found');
+
+  const [balances, postings, activities, stores, payments, withdrawals] = await Promise.all([
+    ctx.db.selectFrom('ledgerAccounts').select(['currency', 'balanceCents']).where('accountId', '=', accountId).orderBy('currency').execute(),
+    ctx.db
+      .selectFrom('ledgerPostings')
+      .innerJoin('ledgerAccounts', 'ledgerAccounts.id', 'ledgerPostings.ledgerAccountId')
+      .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'ledgerPostings.ledgerTransactionId')
+      .select(['ledgerTransactions.transactionId', 'ledgerTransactions.kind', 'ledgerTransactions.transactionFor', 'ledgerAccounts.currency', 'ledgerPostings.amountCents', 'ledgerTransactions.createdAt'])
+      .where('ledgerAccounts.accountId', '=', accountId)
+      .orderBy('ledgerPostings.id', 'desc')
+      .limit(RECENT)
+      .execute(),
+    ctx.db.selectFrom('activities').select(['name', 'comment', 'createdAt']).where('accountId', '=', accountId).orderBy('id', 'desc').limit(RECENT).execute(),
+    ctx.db.selectFrom('stores').select(['id', 'storeId', 'storeName', 'status', 'createdAt']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').limit(RECENT).execute(),
+    ctx.db
+      .selectFrom('payments')
+      .innerJoin('stores', 'stores.id', 'payments.storeId')
+      .select(['payments.urlId', 'payments.orderId', 'stores.storeName', 'payments.currency', 'payments.amountCents', 'payments.paymentStatus', 'payments.createdAt'])
+      .where('payments.accountId', '=', accountId)
+      .orderBy('payments.createdAt', 'desc')
+      .limit(RECENT)
+      .execute(),
+    ctx.db
+      .selectFrom('bankWithdrawals')
+      .select(['id', 'currency', 'amountCents', 'status', 'bankName', 'createdAt'])
+      .where('accountId', '=', accountId)
+      .orderBy('createdAt', 'desc')
+      .limit(RECENT)
+      .execute(),
+  ]);
+
+  const { street, city, state, zipCode, country, createdAt, ...rest } = account;
+  return {
+    account: { ...rest, address: [street, city, state, zipCode, country].filter(Boolean).join(', '), createdAt: createdAt.toISOString() },
+    balances: balances.map((row) => ({ currency: row.currency, amount: major(row.balanceCents) })),
+    postings: postings.map((row) => ({ ...row, amount: major(row.amountCents), amountCents: undefined, createdAt: row.createdAt.toISOString() })),
+    activities: activities.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    stores: stores.map((row) => ({ _id: row.id, storeId: row.storeId, storeName: row.storeName, status: row.status, createdAt: row.createdAt.toISOString() })),
+    payments: payments.map((row) => ({ ...row, amount: major(row.amountCents), amountCents: undefined, createdAt: row.createdAt.toISOString() })),
+    withdrawals: withdrawals.map((row) => ({ _id: row.id, currency: row.currency, amount: major(row.amountCents), status: row.status, bankName: row.bankName, createdAt: row.createdAt.toISOString() })),
+  };
+}
+
+/**
+ * Locks or unlocks money movement out of the account. The row is taken FOR UPDATE, so a
+ * movement that read it FOR SHARE (assertTpinNotLocked) either committed before the lock or
+ * sees it.
+ */
+export async function setMoneyMovementLock(ctx: AppContext, operatorId: string, accountId: string, locked: boolean, reason: string, ip: string): Promise<MoneyLockResult> {
+  return inTransaction(ctx.db, async (trx) => {
+    const before = await trx.selectFrom('accounts').select(['moneyMovementLocked', 'moneyMovementLockReason']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+    if (!before) throw notFound('Account not available!', 'account_not_found');
+    await trx
+      .updateTable('accounts')
+      .set({ moneyMovementLocked: locked, moneyMovementLockReason: locked ? reason : null, updatedAt: new Date() })
+      .where('id', '=', accountId)
+      .execute();
+    await recordActivity(trx, accountId, locked ? 'Money movement locked' : 'Money movement unlocked', `By Kestrel: ${reason}`);
+    await recordAudit(trx, {
+      actorUserId: operatorId,
+      action: locked ? 'account.money_locked' : 'account.money_unlocked',
+      subjectType: 'account',
+      subjectId: accountId,
+      ip,
+      details: { reason, before, after: { moneyMovementLocked: locked, moneyMovementLockReason: locked ? reason : null } },
+    });
+    return { accountId, moneyMovementLocked: locked };
+  });
+}
+
+/**
+ * Credits the wallet from the funding system account (money entering Kestrel), once per
+ * Idempotency-Key. The ledger transaction, activity and audit row commit together.
+ */
+export async function fundWallet(
+  ctx: AppContext,
+  operatorId: string,
+  accountId: string,
+  body: { amount: Cents; currency: Currency; reason: string },
+  idempotencyKey: string | undefined,
+  ip: string,
+): Promise<{ result: FundWalletResult; replayed: boolean }> {
+  const account = await ctx.db.selectFrom('accounts').select(['id', 'accountNumber']).where('id', '=', accountId).executeTakeFirst();
+  if (!account) throw notFound('Account not available!', 'account_not_found');
+  const outcome = await runIdempotent(
+    ctx.db,
+    { caller: `operator:${operatorId}`, key: idempotencyKey, route: `POST /v1/operator/accounts/${accountId}/fund`, body, statusCode: 200 },
+    async (trx): Promise<FundWalletResult> => {
+      const before = await trx.selectFrom('ledgerAccounts').select('balanceCents').where('accountId', '=', accountId).where('currency', '=', body.currency).executeTakeFirst();
+      const posted = await postTransaction(
+        trx,
+        {
+          kind: 'operator_funding',
+          transactionFor: 'Funding',
+          currency: body.currency,
+          amountCents: body.amount,
+          createdBy: operatorId,
+          metadata: { to: account.accountNumber, reason: body.reason },
+          postings: [
+            { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: asCents(-body.amount) },
+            { party: { walletAccountId: accountId }, amountCents: body.amount },
+          ],
+        },
+        {
+          beforeBalances: async (ledgerTransaction) => {
+            await recordActivity(trx, accountId, 'Wallet funded', `${formatMoney(body.amount, body.currency)} from Kestrel, ${ledgerTransaction.transactionId}: ${body.reason}`);
+            await recordAudit(trx, {
+              actorUserId: operatorId,
+              action: 'account.funded',
+              subjectType: 'account',
+              subjectId: accountId,
+              ip,
+              details: {
+                reason: body.reason,
+                transactionId: ledgerTransaction.transactionId,
+                currency: body.currency,
+                amountCents: body.amount,
+                before: { balanceCents: before?.balanceCents ?? 0 },
+                after: { balanceCents: (before?.balanceCents ?? 0) + body.amount },
+              },
+            });
+          },
+        },
+      );
+      const balance = posted.balancesAfter.get(accountId) ?? body.amount;
+      return { transactionId: posted.transactionId, accountId, currency: body.currency, amount: major(body.amount), balance: major(balance) };
+    },
+  );
+  return { result: outcome.body, replayed: outcome.replayed };
+}
+
+/** The live ledger check: verifyLedger's figures plus system account balances and totals. */
+export async function ledgerHealth(ctx: AppContext): Promise<LedgerHealth> {
+  const report = await verifyLedger(ctx.db);
+  const kinds: { name: string; kinds: string[] }[] = [
+    { name: 'Every transaction sums to zero', kinds: ['unbalanced_transaction'] },
+    { name: 'Every posting is in its transaction’s currency', kinds: ['currency_mismatch'] },
+    { name: 'Every cached balance equals its postings', kinds: ['balance_mismatch'] },
+    { name: 'No wallet balance is negative', kinds: ['negative_balance'] },
+  ];
+  const checks = kinds.map(({ name, kinds: wanted }) => {
+    const offending = report.problems.filter((problem) => wanted.includes(problem.kind)).map((problem) => problem.detail);
+    // The first offending rows are enough to start looking; the CLI lists them all.
+    return { name, ok: offending.length === 0, offending: offending.slice(0, 10) };
+  });
+  const system = await sql<{ systemCode: string; currency: string; total: string | number }>`
+    SELECT a.system_code, a.currency, COALESCE(SUM(p.amount_cents), 0)::bigint AS total
+    FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.ledger_account_id = a.id
+    WHERE a.system_code IS NOT NULL
+    GROUP BY a.system_code, a.currency ORDER BY a.system_code, a.currency`.execute(ctx.db);
+  const wallets = await sql<{ currency: string; total: string | number }>`
+    SELECT currency, COALESCE(SUM(balance_cents), 0)::bigint AS total FROM ledger_accounts
+    WHERE account_id IS NOT NULL GROUP BY currency ORDER BY currency`.execute(ctx.db);
+  // Money on its way out to banks: withdrawals Pending or Processing. (The payouts-in-flight
+  // account's balance also holds Completed payouts, which no ledger transaction moves out.)
+  const inFlight = await sql<{ currency: string; total: string | number }>`
+    SELECT currency, SUM(amount_cents)::bigint AS total FROM bank_withdrawals
+    WHERE status IN ('Pending', 'Processing') GROUP BY currency ORDER BY currency`.execute(ctx.db);
+  return {
+    healthy: report.problems.length === 0,
+    checkedAt: new Date().toISOString(),
+    transactions: report.transactions,
+    postings: report.postings,
+    walletAccounts: report.walletAccounts,
+    checks,
+    systemAccounts: system.rows.map((row) => ({ code: row.systemCode, currency: row.currency, balance: major(row.total) })),
+    totalInWallets: wallets.rows.map((row) => ({ currency: row.currency, amount: major(row.total) })),
+    totalInFlight: inFlight.rows.map((row) => ({ currency: row.currency, amount: major(row.total) })),
+  };
+}
+
+/** The audit log, newest first. `actor` is a user id or e-mail; `subject` a subject id. */
+export async function listAuditLog(
+  ctx: AppContext,
+  query: { actor?: string | undefined; action?: string | undefined; subject?: string | undefined; from?: string | undefined; to?: string | undefined; page: number; pageSize: number },
+): Promise<AuditLogPage> {
+  let base = ctx.db.selectFrom('auditLog').leftJoin('users', 'users.id', 'auditLog.actorUserId');
+  if (query.actor) {
+    const actor = query.actor.toLowerCase();
+    base = base.where((eb) => eb.or([eb(sql<string>`audit_log.actor_user_id::text`, '=', actor), eb('users.email', '=', actor)]));
+  }
+  if (query.action) base = base.where('auditLog.action', 'like', `${query.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (query.subject) base = base.where('auditLog.subjectId', '=', query.subject);
+  if (query.from) base = base.where('auditLog.createdAt', '>=', new Date(query.from));
+  if (query.to) base = base.where('auditLog.createdAt', '<=', new Date(query.to));
+  const [total, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+    base
+      .select(['auditLog.id', 'auditLog.actorUserId', 'users.email as actorEmail', 'auditLog.action', 'auditLog.subjectType', 'auditLog.subjectId', 'auditLog.ip', 'auditLog.details', 'auditLog.createdAt'])
+      .orderBy('auditLog.createdAt', 'desc')
+      .orderBy('auditLog.id', 'desc')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+  ]);
+  return {
+    items: rows.map((row) => ({ ...row, details: (row.details ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() })),
+    page: query.page,
+    pageSize: query.pageSize,
+    total: Number(total.count),
+  };
+}

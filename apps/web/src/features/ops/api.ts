@@ -1,0 +1,148 @@
+import {
+  accountSearchResult,
+  auditLogPage,
+  fundWalletResult,
+  identityReviewList,
+  ledgerHealth,
+  moneyLockResult,
+  operatorAccountDetail,
+  operatorOverview,
+  operatorWithdrawalView,
+  requestDocumentsResult,
+  storeReviewView,
+  storeView,
+  verifyIdentityResult,
+  type AuditLogQuery,
+  type StoreStatus,
+  type WithdrawalStatus,
+} from '@kestrel/shared';
+import { z } from 'zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { http, segment } from '../../lib/http.ts';
+import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
+
+/*
+ * The operator console's calls (every /v1/operator route answers 404 to anyone but an
+ * operator). Response shapes come from the shared contracts.
+ */
+
+export const opsKeys = {
+  all: ['ops'] as const,
+  overview: () => [...opsKeys.all, 'overview'] as const,
+  stores: (status: string) => [...opsKeys.all, 'stores', status] as const,
+  withdrawals: (status: string) => [...opsKeys.all, 'withdrawals', status] as const,
+  identity: () => [...opsKeys.all, 'identity'] as const,
+  search: (q: string) => [...opsKeys.all, 'search', q] as const,
+  account: (id: string) => [...opsKeys.all, 'account', id] as const,
+  ledger: () => [...opsKeys.all, 'ledger'] as const,
+  audit: (query: AuditLogQuery) => [...opsKeys.all, 'audit', query] as const,
+};
+
+/** Queues change under other operators' hands: always read them fresh when a page opens. */
+const fresh = { refetchOnMount: 'always' as const };
+
+export function useOverview() {
+  return useQuery({ queryKey: opsKeys.overview(), queryFn: async ({ signal }) => (await http.get('/v1/operator/overview', operatorOverview, { signal })).data, ...fresh });
+}
+
+export function useOpsStores(status: StoreStatus) {
+  return useQuery({
+    queryKey: opsKeys.stores(status),
+    queryFn: async ({ signal }) => (await http.get(`/v1/operator/stores?status=${segment(status)}`, z.array(storeReviewView), { signal })).data,
+    ...fresh,
+  });
+}
+
+export function useOpsWithdrawals(status: WithdrawalStatus | '') {
+  return useQuery({
+    queryKey: opsKeys.withdrawals(status),
+    queryFn: async ({ signal }) => (await http.get(`/v1/operator/withdrawals${status ? `?status=${segment(status)}` : ''}`, z.array(operatorWithdrawalView), { signal })).data,
+    ...fresh,
+  });
+}
+
+export function useIdentityReviews() {
+  return useQuery({ queryKey: opsKeys.identity(), queryFn: async ({ signal }) => (await http.get('/v1/operator/identity-reviews', identityReviewList, { signal })).data, ...fresh });
+}
+
+export function useAccountSearch(q: string) {
+  return useQuery({
+    queryKey: opsKeys.search(q),
+    queryFn: async ({ signal }) => (await http.get(`/v1/operator/accounts?q=${segment(q)}`, accountSearchResult, { signal })).data,
+    enabled: q.trim().length >= 2,
+  });
+}
+
+export function useOpsAccount(accountId: string) {
+  return useQuery({ queryKey: opsKeys.account(accountId), queryFn: async ({ signal }) => (await http.get(`/v1/operator/accounts/${segment(accountId)}`, operatorAccountDetail, { signal })).data, ...fresh });
+}
+
+export function useLedgerHealth() {
+  return useQuery({ queryKey: opsKeys.ledger(), queryFn: async ({ signal }) => (await http.get('/v1/operator/ledger-health', ledgerHealth, { signal })).data, ...fresh });
+}
+
+export function useAuditLog(query: AuditLogQuery) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  return useQuery({
+    queryKey: opsKeys.audit(query),
+    queryFn: async ({ signal }) => (await http.get(`/v1/operator/audit-log?${params.toString()}`, auditLogPage, { signal })).data,
+    ...fresh,
+  });
+}
+
+/** Every change refreshes the whole console's data: queues, counts and accounts move together. */
+function useOpsMutation<Input, Output>(mutationFn: (input: Input) => Promise<Output>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSettled: () => queryClient.invalidateQueries({ queryKey: opsKeys.all }) });
+}
+
+export function useStoreDecision() {
+  return useOpsMutation(async ({ storeId, decision, reason }: { storeId: string; decision: 'approve' | 'reject'; reason?: string }) =>
+    http.post(`/v1/operator/stores/${segment(storeId)}/${decision}`, decision === 'reject' ? { reason } : undefined, storeView),
+  );
+}
+
+export function useWithdrawalMove() {
+  return useOpsMutation(async ({ id, move, reason }: { id: string; move: 'processing' | 'complete' | 'fail'; reason?: string }) =>
+    http.post(`/v1/operator/withdrawals/${segment(id)}/${move}`, move === 'fail' ? { reason } : undefined, operatorWithdrawalView),
+  );
+}
+
+export function useVerifyIdentity() {
+  return useOpsMutation(async (accountId: string) => http.post(`/v1/operator/accounts/${segment(accountId)}/identity/verify`, undefined, verifyIdentityResult));
+}
+
+export function useRequestDocuments() {
+  return useOpsMutation(async ({ accountId, reason }: { accountId: string; reason: string }) =>
+    http.post(`/v1/operator/accounts/${segment(accountId)}/identity/request-documents`, { reason }, requestDocumentsResult),
+  );
+}
+
+export function useMoneyLock() {
+  return useOpsMutation(async ({ accountId, lock, reason }: { accountId: string; lock: boolean; reason: string }) =>
+    http.post(`/v1/operator/accounts/${segment(accountId)}/${lock ? 'lock' : 'unlock'}`, { reason }, moneyLockResult),
+  );
+}
+
+/**
+ * Funding with an Idempotency-Key that belongs to the request (account, amount, currency,
+ * reason), not to the click: sending it again after a lost answer credits once.
+ */
+export function useFundWallet() {
+  const pending = useRef<{ request: string; key: string } | null>(null);
+  return useOpsMutation(async (input: { accountId: string; amount: string; currency: string; reason: string }) => {
+    const request = JSON.stringify(input);
+    if (pending.current?.request !== request) pending.current = { request, key: newIdempotencyKey() };
+    const { key } = pending.current;
+    const result = await http.post(
+      `/v1/operator/accounts/${segment(input.accountId)}/fund`,
+      { amount: input.amount, currency: input.currency, reason: input.reason },
+      fundWalletResult,
+      { headers: { 'Idempotency-Key': key } },
+    );
+    pending.current = null;
+    return result;
+  });
+}

@@ -1,0 +1,52 @@
+import { Link } from 'react-router';
+import { useOverview } from '../api.ts';
+import { OpsHeading, QueryState } from '../components/ui.tsx';
+
+/** /ops: how long each queue is, each linking to its queue. */
+export function OverviewPage() {
+  const overview = useOverview();
+  const data = overview.data;
+  const cards = data
+    ? [
+        { label: 'Stores pending approval', count: data.storesPending, to: '/ops/stores' },
+        { label: 'Withdrawals pending', count: data.withdrawalsPending, to: '/ops/withdrawals?status=Pending' },
+        { label: 'Withdrawals processing', count: data.withdrawalsProcessing, to: '/ops/withdrawals?status=Processing' },
+        { label: 'Identity reviews waiting', count: data.identityReviewsWaiting, to: '/ops/identity' },
+        // Failing deliveries are retried by the worker and resent from the store's page; the console has no queue of its own for them yet.
+        { label: 'Callback deliveries failing', count: data.callbacksFailing, to: null },
+      ]
+    : [];
+  return (
+    <>
+      <OpsHeading title="Queues" />
+      <QueryState isPending={overview.isPending} error={overview.error}>
+        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {cards.map((card) => (
+            <li key={card.label}>
+              {card.to ? (
+                <Link to={card.to} className={`${cardClass} hover:border-brand-700 focus-visible:outline-2 focus-visible:outline-brand-700`}>
+                  <CardText label={card.label} count={card.count} />
+                </Link>
+              ) : (
+                <div className={cardClass}>
+                  <CardText label={card.label} count={card.count} />
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      </QueryState>
+    </>
+  );
+}
+
+const cardClass = 'flex items-center justify-between rounded-xl border border-slate-200 bg-white p-4 shadow-sm';
+
+function CardText({ label, count }: { label: string; count: number }) {
+  return (
+    <>
+      <span className="font-medium text-slate-800">{label}</span>
+      <span className="text-3xl font-bold text-slate-900">{count}</span>
+    </>
+  );
+}

@@ -29,7 +29,7 @@ import { invoicesRoutes } from './modules/invoices/invoices.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
-import { findLiveSession } from './modules/sessions/sessions.repository.ts';
+import { cachedSessionLookup } from './modules/sessions/sessions.repository.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { callbacksRoutes } from './modules/callbacks/callbacks.routes.ts';
@@ -73,6 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ? redisCounters(config.redisUrl, (error) => app.log.warn({ err: error }, 'rate-limit counters: Redis unreachable'))
     : postgresCounters(db);
   app.addHook('onClose', () => counters.close());
+  const sessions = cachedSessionLookup(db);
   const ctx: AppContext = {
     config,
     db,
@@ -80,7 +81,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     counters,
     // The route guards (http/guards.ts) look callers up through these, never by importing modules.
-    callers: { findSession: (token) => findLiveSession(db, token), isOperator: (userId) => isOperator(db, userId) },
+    callers: {
+      findSession: (token) => sessions.find(token),
+      forgetSession: (sessionId) => sessions.forget(sessionId),
+      isOperator: (userId) => isOperator(db, userId),
+    },
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);

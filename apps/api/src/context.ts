@@ -9,8 +9,13 @@ import type { Mailer } from './modules/mail/mailer.ts';
  * sessions and users modules, so the http layer never imports a feature module.
  */
 export interface CallerLookup {
-  /** The live session behind a token, or undefined when unknown, expired or revoked. */
+  /**
+   * The live session behind a token, or undefined when unknown, expired or revoked. A live
+   * session may be remembered for up to 1 s (sessions.repository.ts: cachedSessionLookup).
+   */
   findSession(token: string): Promise<{ id: string; userId: string } | undefined>;
+  /** Forgets a session this process has just revoked. */
+  forgetSession(sessionId: string): void;
   isOperator(userId: string): Promise<boolean>;
 }
 

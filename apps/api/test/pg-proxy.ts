@@ -60,7 +60,10 @@ export class PgProxy {
     for (const pair of this.pairs) if (pair.silent) this.drop(pair);
   }
 
-  /** The next COMMIT is delivered to PostgreSQL, but its answer never comes back: the connection is reset instead. */
+  /**
+   * The next COMMIT is delivered to PostgreSQL, but its answer never comes back: the connection is reset instead.
+   * A transfer is one autocommitted call of the ledger's `ledger_transfer` function, so that call counts as its COMMIT.
+   */
   breakAfterNextCommit(): void {
     this.commitTrap = true;
   }
@@ -100,7 +103,7 @@ export class PgProxy {
     client.on('data', (chunk: Buffer) => {
       if (pair.silent) return;
       upstream.write(chunk);
-      if (this.commitTrap && isCommit(chunk)) {
+      if (this.commitTrap && (isCommit(chunk) || chunk.includes('ledger_transfer(', 0, 'latin1'))) {
         this.commitTrap = false;
         answering = false;
         // Give PostgreSQL time to run the COMMIT it has received, then break the connection.

@@ -266,23 +266,29 @@ describe('issue 8: security hardening', () => {
     expect(steps.every((step) => step > 1000)).toBe(true);
   });
 
-  it('7. no transfer moves money once the TPIN lock is written, even after its own TPIN check passed', async () => {
+  it('7. no transfer moves money once the TPIN lock is written, even when it started before the lock committed', async () => {
     const server = await testServer();
     const user = await createUser();
     const sender = await createAccount(user);
     const recipient = await createAccount(await createUser());
     await fundAccount(sender.accountId, 10_000);
     const transfer = { debitAccountKey: sender.userName, creditAccountKey: recipient.userName, currency: 'USD' as const, balance: 1, tpin: sender.tpin };
-    // One right TPIN first, so the next check takes the fast path (no transaction of its own).
     expect((await api('POST', '/v1/account/transfer_balance', { token: user.token, body: transfer })).status).toBe(200);
 
-    const wrongTpin = String((Number(sender.tpin) + 1) % 10_000).padStart(4, '0');
-    // Between this transfer's TPIN check and its movement, five wrong TPINs lock the account.
-    const lockBeforeMovement = async () => {
-      for (let i = 0; i < 5; i++) await api('POST', '/v1/account/transfer_balance', { token: user.token, body: { ...transfer, tpin: wrongTpin } });
-    };
-    const ctx: AppContext = { ...server.app.ctx, db: beforeFirstTransaction(server.db, lockBeforeMovement) };
-    await expect(transferBalance(ctx, user.userId, { ...transfer, balance: asCents(100) }, undefined, '127.0.0.1')).rejects.toMatchObject({ statusCode: 423, code: 'tpin_locked' });
+    // The TPIN check and the movement are one database call under the sender's row lock: a
+    // transfer sent while another transaction is writing the lock waits for it and is refused.
+    const caller = { userId: user.userId, tokenHash: hashToken(user.token) };
+    let inFlight: Promise<unknown> | undefined;
+    await server.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('accounts')
+        .set({ tpinLockedUntil: new Date(Date.now() + 30 * 60_000), tpinFailedAttempts: 0 })
+        .where('id', '=', sender.accountId)
+        .execute();
+      inFlight = transferBalance(server.app.ctx, caller, { ...transfer, balance: asCents(100) }, undefined, '127.0.0.1').catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    });
+    expect(await inFlight).toMatchObject({ statusCode: 423, code: 'tpin_locked' });
 
     const balance = await api('GET', `/v1/account/${sender.accountNumber}`, { token: user.token });
     expect(balance.body.data.balance).toEqual([{ currency: 'USD', amount: 99 }]);
@@ -427,30 +433,6 @@ async function pngDeclaring(width: number, height: number): Promise<Buffer> {
   bytes.writeUInt32BE(height, 20);
   bytes.writeUInt32BE(crc32(bytes.subarray(12, 29)), 29);
   return bytes;
-}
-
-/** The same database, with `hook` run once before the first transaction is opened through it. */
-function beforeFirstTransaction(db: Db, hook: () => Promise<void>): Db {
-  let pending: (() => Promise<void>) | undefined = hook;
-  return new Proxy(db, {
-    get(target, property, receiver) {
-      if (property === 'transaction') {
-        return () => {
-          const builder = target.transaction();
-          return {
-            execute: async <T>(work: Parameters<typeof builder.execute<T>>[0]) => {
-              const run = pending;
-              pending = undefined;
-              await run?.();
-              return builder.execute(work);
-            },
-          };
-        };
-      }
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 /** A Kysely plugin that makes every INSERT into `table` fail before it is sent. */

@@ -20,7 +20,8 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return key;
 }
 
-function hashRequest(route: string, body: unknown): string {
+/** The stored fingerprint of a request: its route and body (callers leave secrets such as a TPIN out). */
+export function requestHash(route: string, body: unknown): string {
   return createHash('sha256').update(route).update('\0').update(JSON.stringify(body ?? null)).digest('hex');
 }
 
@@ -50,7 +51,7 @@ export async function runIdempotent<T>(
     const body = await inTransaction(db, work);
     return { statusCode: options.statusCode, body, replayed: false };
   }
-  const requestHash = hashRequest(options.route, options.body);
+  const fingerprint = requestHash(options.route, options.body);
 
   const stored = async (source: Db | Trx) => {
     const row = await source
@@ -60,7 +61,7 @@ export async function runIdempotent<T>(
       .where('idempotencyKey', '=', key)
       .executeTakeFirst();
     if (!row) return undefined;
-    if (row.requestHash !== requestHash) {
+    if (row.requestHash !== fingerprint) {
       throw unprocessable('This Idempotency-Key was already used with a different request', 'idempotency_key_reused');
     }
     return { statusCode: row.responseStatus, body: row.responseBody as T, replayed: true };
@@ -76,7 +77,7 @@ export async function runIdempotent<T>(
       // a unique violation: this transaction (and its money movement) rolls back.
       await trx
         .insertInto('idempotencyKeys')
-        .values({ caller, idempotencyKey: key, requestHash, responseStatus: options.statusCode, responseBody: JSON.stringify(body) })
+        .values({ caller, idempotencyKey: key, requestHash: fingerprint, responseStatus: options.statusCode, responseBody: JSON.stringify(body) })
         .execute();
       return { statusCode: options.statusCode, body, replayed: false };
     });

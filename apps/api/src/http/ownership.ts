@@ -33,11 +33,10 @@ export function ownedBy(caller: Caller) {
 }
 
 /**
- * One of the caller's accounts, named by its id, its account number, its e-mail or its user
- * name (e-mail and user name case-insensitive). Anyone else's account, or an unknown key, is undefined: the caller
- * cannot tell the two apart (routes answer 404 for both).
+ * The query behind findOwnedAccount, for callers that make it part of a larger statement
+ * (one round trip): select what you need from it, e.g. `.clearSelect().select('accounts.id')`.
  */
-export function findOwnedAccount(db: Db | Trx, caller: Caller, key: string) {
+export function ownedAccountQuery(db: Db | Trx, caller: Caller, key: string) {
   return db
     .selectFrom('accounts')
     .selectAll('accounts')
@@ -50,7 +49,15 @@ export function findOwnedAccount(db: Db | Trx, caller: Caller, key: string) {
       // User names cannot hold '@'; the spec names an account by its e-mail in the gateway's lists.
       if (key.includes('@')) return eb(eb.fn('lower', ['accounts.accountEmail']), '=', key.trim().toLowerCase());
       return eb(eb.fn('lower', ['accounts.userName']), '=', key.toLowerCase());
-    })
-    .executeTakeFirst();
+    });
+}
+
+/**
+ * One of the caller's accounts, named by its id, its account number, its e-mail or its user
+ * name (e-mail and user name case-insensitive). Anyone else's account, or an unknown key, is undefined: the caller
+ * cannot tell the two apart (routes answer 404 for both).
+ */
+export function findOwnedAccount(db: Db | Trx, caller: Caller, key: string) {
+  return ownedAccountQuery(db, caller, key).executeTakeFirst();
 }
 export type OwnedAccount = NonNullable<Awaited<ReturnType<typeof findOwnedAccount>>>;

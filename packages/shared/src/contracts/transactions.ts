@@ -5,7 +5,15 @@ import { currencyCode, majorUnits } from './common.ts';
 export const TRANSACTION_LIST_LIMIT = 1000;
 
 export const transactionListParams = z.object({ accountNumber: z.string() });
-export const transactionListQuery = z.object({ limit: z.coerce.number().int().min(1).max(TRANSACTION_LIST_LIMIT).optional() });
+/**
+ * `limit`: how many transactions (default and most: TRANSACTION_LIST_LIMIT). `cursor`: the
+ * `_id` of the last transaction already shown; the answer then holds only older ones (the
+ * next page). Without a cursor the answer is the spec's: the latest transactions.
+ */
+export const transactionListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(TRANSACTION_LIST_LIMIT).optional(),
+  cursor: z.coerce.number().int().positive().optional(),
+});
 
 export const transactionType = z.enum(['debit', 'credit']);
 export type TransactionType = z.infer<typeof transactionType>;

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Expression, Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import type { AccountsTable } from '../../db/schema.ts';
@@ -54,12 +54,16 @@ export function findVisibleIdentityDocument(db: Db, userId: string, accountId: s
 }
 
 /** Ledger transactions with at least one posting on any of the account's ledger accounts. */
-export async function countAccountTransactions(db: Db, accountId: string): Promise<number> {
-  const row = await db
+/** The ledger transactions touching an account, counted. `accountId` may be a column of an outer query. */
+export function countAccountTransactionsQuery(db: Db, accountId: string | Expression<string>) {
+  return db
     .selectFrom('ledgerPostings')
     .innerJoin('ledgerAccounts', 'ledgerAccounts.id', 'ledgerPostings.ledgerAccountId')
     .select((eb) => eb.fn.count<number>('ledgerPostings.ledgerTransactionId').distinct().as('count'))
-    .where('ledgerAccounts.accountId', '=', accountId)
-    .executeTakeFirstOrThrow();
+    .where('ledgerAccounts.accountId', '=', accountId);
+}
+
+export async function countAccountTransactions(db: Db, accountId: string): Promise<number> {
+  const row = await countAccountTransactionsQuery(db, accountId).executeTakeFirstOrThrow();
   return Number(row.count);
 }

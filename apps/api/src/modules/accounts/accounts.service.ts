@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import {
   asCents,
@@ -17,7 +18,7 @@ import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../h
 import type { UploadedFile } from '../../http/multipart.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { hashSecret } from '../../security/passwords.ts';
+import { tpinMac } from './tpin.ts';
 import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
 import { processImageUpload, removeUploads, storedUploadPath, storeImage, uploadDirectory, type ProcessedImage } from '../uploads/uploads.ts';
 import { findUserById } from '../users/users.repository.ts';
@@ -49,7 +50,8 @@ const UNIQUE_FIELDS = [
 export interface OpenAccountInput {
   ownerUserId: string;
   body: CreateAccountBody;
-  tpinHash: string;
+  /** The stored TPIN for the new account's id (the keyed hash covers the id: see tpin.ts). */
+  tpinHashFor: (accountId: string) => string;
   ip?: string | null;
 }
 
@@ -63,9 +65,11 @@ export async function openAccount(trx: Trx, input: OpenAccountInput): Promise<Cr
   const { body } = input;
   const business = body.accountType === 'business';
   const accountNumber = await nextAccountNumber(trx);
+  const id = randomUUID();
   const account = await insertAccount(
     trx,
     {
+      id,
       accountNumber,
       accountType: body.accountType,
       accountHolderName: body.accountHolderName,
@@ -90,7 +94,7 @@ export async function openAccount(trx: Trx, input: OpenAccountInput): Promise<Cr
       gatewayFeePercent: DEFAULT_ACCOUNT_FEE.percent,
       paymentRequestFeeFixedCents: DEFAULT_ACCOUNT_FEE.fixedCents,
       paymentRequestFeePercent: DEFAULT_ACCOUNT_FEE.percent,
-      tpinHash: input.tpinHash,
+      tpinHash: input.tpinHashFor(id),
     },
     input.ownerUserId,
   );
@@ -118,10 +122,9 @@ export async function createAccount(ctx: AppContext, callerId: string, body: Cre
   if (!user) throw unauthorized();
   if (!user.isEmailVerified) throw forbidden(messages.account.emailNotVerified, 'email_not_verified');
 
-  // argon2 is slow on purpose: hash before the transaction so no connection waits on it.
-  const tpinHash = await hashSecret(owner.tpin);
+  const tpinHashFor = (accountId: string) => tpinMac(ctx.config.secretKey, accountId, owner.tpin);
   try {
-    return await inTransaction(ctx.db, (trx) => openAccount(trx, { ownerUserId: callerId, body, tpinHash, ip }));
+    return await inTransaction(ctx.db, (trx) => openAccount(trx, { ownerUserId: callerId, body, tpinHashFor, ip }));
   } catch (error) {
     for (const unique of UNIQUE_FIELDS) {
       if (isUniqueViolation(error, unique.constraint)) throw conflict(unique.message, unique.code, { [unique.field]: unique.message });

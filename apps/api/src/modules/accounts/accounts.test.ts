@@ -7,6 +7,7 @@ import { api, testServer } from '../../../test/harness.ts';
 import { accountBodyFor, createAccount, createUser, fundAccount, unique, type TestUser } from '../../../test/factories.ts';
 import { tinyPng } from '../../../test/images.ts';
 import { accountNumberValid, luhnCheckDigit } from './account-number.ts';
+import { tpinMac } from './tpin.ts';
 
 function create(user: TestUser, body: unknown) {
   return api('POST', '/v1/account/create', { token: user.token, body });
@@ -53,12 +54,13 @@ describe('POST /v1/account/create', () => {
     expect(profile.body.data.accounts.map((a: { _id: string }) => a._id)).toEqual([response.body.data._id]);
   });
 
-  it('stores the TPIN hashed with argon2id, never as given', async () => {
+  it('stores the TPIN as a keyed hash of the account and the TPIN (key from SECRET_KEY), never as given', async () => {
     const user = await createUser();
     const account = await createAccount(user);
-    const { db } = await testServer();
+    const { db, config } = await testServer();
     const row = await db.selectFrom('accounts').select('tpinHash').where('id', '=', account.accountId).executeTakeFirstOrThrow();
-    expect(row.tpinHash.startsWith('$argon2id$')).toBe(true);
+    expect(row.tpinHash).toBe(tpinMac(config.secretKey, account.accountId, account.tpin));
+    expect(row.tpinHash).not.toBe(tpinMac('another secret', account.accountId, account.tpin));
     expect(row.tpinHash).not.toContain(account.tpin);
   });
 

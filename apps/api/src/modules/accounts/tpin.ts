@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { messages, TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
@@ -20,46 +20,41 @@ export class MoneyMovementLockedError extends AppError {
 }
 
 /**
- * Recently verified TPINs, so that an account sending many payments does not pay for an
- * argon2 verification (tens of milliseconds of CPU) each time. Only a success is remembered,
- * under an HMAC (keyed with the server secret) of the account, its current TPIN hash and
- * the candidate, for a few minutes; wrong guesses always take the full counted path, and a
- * locked account is refused whatever the cache holds.
+ * TPINs are stored as a keyed hash: HMAC-SHA-256 over (account id, TPIN) with a key derived
+ * from SECRET_KEY, which never enters the database. A 4-digit TPIN has 10,000 values, so a
+ * slow hash would not protect it from anyone holding the table; the key does, and the check
+ * costs microseconds, so it can run inside the ledger's one-call transfer. Hashes written
+ * before this (argon2id) are upgraded on their next successful check.
  */
-const VERIFIED_TTL_MS = 5 * 60_000;
-const VERIFIED_MAX_ENTRIES = 10_000;
-const recentlyVerified = new Map<string, number>();
+export const TPIN_MAC_PREFIX = 'hmac1$';
+const tpinKeys = new Map<string, Buffer>();
 
-function verifiedKey(secret: string, accountId: string, tpinHash: string, candidate: string): string {
-  return createHmac('sha256', secret).update(`${accountId}\0${tpinHash}\0${candidate}`).digest('base64url');
-}
-
-function rememberVerified(key: string): void {
-  recentlyVerified.delete(key);
-  recentlyVerified.set(key, Date.now() + VERIFIED_TTL_MS);
-  if (recentlyVerified.size > VERIFIED_MAX_ENTRIES) {
-    const oldest = recentlyVerified.keys().next().value;
-    if (oldest !== undefined) recentlyVerified.delete(oldest);
+function tpinKey(secret: string): Buffer {
+  let key = tpinKeys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'kestrel tpin hmac v1', 32));
+    tpinKeys.set(secret, key);
   }
+  return key;
 }
 
-function wasRecentlyVerified(key: string): boolean {
-  const expiresAt = recentlyVerified.get(key);
-  if (expiresAt === undefined) return false;
-  if (expiresAt < Date.now()) {
-    recentlyVerified.delete(key);
-    return false;
-  }
-  return true;
+/** The stored form of an account's TPIN. */
+export function tpinMac(secret: string, accountId: string, tpin: string | number): string {
+  return TPIN_MAC_PREFIX + createHmac('sha256', tpinKey(secret)).update(`${accountId}\0${String(tpin)}`).digest('hex');
 }
 
-/** An account's TPIN columns, as read without a lock. */
+function tpinMatches(secret: string, accountId: string, stored: string, candidate: string): Promise<boolean> | boolean {
+  if (!stored.startsWith(TPIN_MAC_PREFIX)) return verifySecret(stored, candidate);
+  const expected = Buffer.from(tpinMac(secret, accountId, candidate));
+  const actual = Buffer.from(stored);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** An account's locks, as read without a row lock. */
 export interface TpinState {
-  tpinHash: string;
-  tpinFailedAttempts: number;
   tpinLockedUntil: Date | null;
   /** The operator's lock; honoured by the same checks as the TPIN lock. */
-  moneyMovementLocked: boolean;
+  moneyMovementLocked?: boolean;
 }
 
 /**
@@ -69,12 +64,13 @@ export interface TpinState {
  * The account row is locked while the hash is verified and the count is written in that
  * same transaction, so checks on one account run one after another: parallel guesses are
  * counted exactly, and after TPIN_MAX_FAILED_ATTEMPTS wrong TPINs in a row every further
- * check (right or wrong) is refused for TPIN_LOCK_MINUTES. A TPIN verified in the last few
- * minutes skips the slow hash (see recentlyVerified) but never a lock.
+ * check (right or wrong) is refused for TPIN_LOCK_MINUTES. An argon2 hash that matches is
+ * replaced by the keyed hash in the same transaction. Transfers do all of this inside the
+ * ledger's one-call primitive instead (modules/ledger/transfer.ts), and come here only to
+ * upgrade an argon2 hash.
  *
- * `known` is the account's TPIN state when the caller has just read it with the account
- * (saving a query): it serves only the fast path, exactly as the unlocked read here would;
- * every counted decision is made again under the row lock.
+ * `known` is the account's TPIN lock when the caller has just read it with the account: a
+ * lock it shows is refused at once; every counted decision is made under the row lock.
  */
 export async function checkTpin(
   db: Db,
@@ -85,31 +81,32 @@ export async function checkTpin(
   known?: TpinState,
 ): Promise<void> {
   const candidate = String(tpin);
-  const current =
-    known ??
-    (await db.selectFrom('accounts').select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil', 'moneyMovementLocked']).where('id', '=', accountId).executeTakeFirst());
-  if (!current) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-  if (current.moneyMovementLocked) throw new MoneyMovementLockedError();
-  if (current.tpinLockedUntil && current.tpinLockedUntil > new Date()) throw new TpinLockedError(current.tpinLockedUntil);
-  const cacheKey = verifiedKey(secret, accountId, current.tpinHash, candidate);
-  if (current.tpinFailedAttempts === 0 && wasRecentlyVerified(cacheKey)) return;
+  if (known?.moneyMovementLocked) throw new MoneyMovementLockedError();
+  if (known?.tpinLockedUntil && known.tpinLockedUntil > new Date()) throw new TpinLockedError(known.tpinLockedUntil);
 
   const outcome = await inTransaction(db, async (trx) => {
     const account = await trx
       .selectFrom('accounts')
       .select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil', 'moneyMovementLocked'])
       .where('id', '=', accountId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+      // NO KEY UPDATE, as the ledger's transfer takes it: foreign-key checks naming this account do not wait.
+      .forNoKeyUpdate()
+      .executeTakeFirst();
+    if (!account) return { kind: 'missing' as const };
     if (account.moneyMovementLocked) return { kind: 'operator_locked' as const };
     const now = new Date();
     if (account.tpinLockedUntil && account.tpinLockedUntil > now) return { kind: 'locked' as const, until: account.tpinLockedUntil };
 
-    if (await verifySecret(account.tpinHash, candidate)) {
-      if (account.tpinFailedAttempts > 0 || account.tpinLockedUntil) {
-        await trx.updateTable('accounts').set({ tpinFailedAttempts: 0, tpinLockedUntil: null }).where('id', '=', accountId).execute();
+    if (await tpinMatches(secret, accountId, account.tpinHash, candidate)) {
+      const legacy = !account.tpinHash.startsWith(TPIN_MAC_PREFIX);
+      if (legacy || account.tpinFailedAttempts > 0 || account.tpinLockedUntil) {
+        await trx
+          .updateTable('accounts')
+          .set({ tpinFailedAttempts: 0, tpinLockedUntil: null, ...(legacy ? { tpinHash: tpinMac(secret, accountId, candidate) } : {}) })
+          .where('id', '=', accountId)
+          .execute();
       }
-      return { kind: 'ok' as const, tpinHash: account.tpinHash };
+      return { kind: 'ok' as const };
     }
 
     // A lock that has run out starts a fresh count.
@@ -128,10 +125,8 @@ export async function checkTpin(
     return { kind: 'wrong' as const, remaining: TPIN_MAX_FAILED_ATTEMPTS - failures };
   });
 
-  if (outcome.kind === 'ok') {
-    rememberVerified(verifiedKey(secret, accountId, outcome.tpinHash, candidate));
-    return;
-  }
+  if (outcome.kind === 'ok') return;
+  if (outcome.kind === 'missing') throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   if (outcome.kind === 'operator_locked') throw new MoneyMovementLockedError();
   if (outcome.kind === 'locked') throw new TpinLockedError(outcome.until);
   const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
@@ -139,13 +134,12 @@ export async function checkTpin(
 }
 
 /**
- * The lock decision for the money movement itself, as the first statement of its
- * transaction: the account row is held FOR SHARE until that transaction commits. A lock is
- * written under FOR UPDATE of the same row (checkTpin), so it either committed before this
- * read (the movement is refused) or waits until the movement has committed: nothing moves
- * after the lock exists, even when the TPIN check itself passed just before the lock.
- * Movements from one account do not wait for each other (shared locks). An operator's lock
- * (written under FOR UPDATE too, see the operator console) is decided here the same way.
+ * The lock decision for a money movement made outside the ledger's one-call transfer
+ * (withdrawals, store creation, wallet payments), as the first statement of its transaction:
+ * the account row is held FOR SHARE until that transaction commits. A lock is written under a
+ * stronger lock of the same row (checkTpin, the operator console), so it either committed
+ * before this read (the movement is refused) or waits until the movement has committed:
+ * nothing moves after the lock exists, even when the TPIN check itself passed just before.
  */
 export async function assertTpinNotLocked(trx: Trx, accountId: string): Promise<void> {
   const account = await trx.selectFrom('accounts').select(['tpinLockedUntil', 'moneyMovementLocked']).where('id', '=', accountId).forShare().executeTakeFirst();

@@ -70,5 +70,6 @@ export async function login(ctx: AppContext, body: LoginBody, ip: string, userAg
 
 export async function logout(ctx: AppContext, userId: string, sessionId: string, ip: string): Promise<void> {
   await revokeSession(ctx.db, sessionId);
+  ctx.callers.forgetSession(sessionId);
   await recordAudit(ctx.db, { actorUserId: userId, action: 'auth.logout', subjectType: 'user', subjectId: userId, ip });
 }

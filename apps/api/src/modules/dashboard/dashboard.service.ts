@@ -1,25 +1,37 @@
 import { messages, type AccountCounters } from '@kestrel/shared';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
-import { findOwnedAccount } from '../../http/ownership.ts';
-import { countAccountTransactions } from '../accounts/accounts.repository.ts';
-import { accountPaymentCounters } from '../stores/stores.repository.ts';
-import { countAccountWithdrawals } from '../withdrawals/withdrawals.repository.ts';
+import { ownedAccountQuery } from '../../http/ownership.ts';
+import { countAccountTransactionsQuery } from '../accounts/accounts.repository.ts';
+import { accountPaymentCountersQuery } from '../stores/stores.repository.ts';
+import { countAccountWithdrawalsQuery } from '../withdrawals/withdrawals.repository.ts';
 
 /*
  * The dashboard's counters draw on several features (payments, withdrawals, the ledger), so
  * they live above all of them here rather than in accounts, which those features build on.
  */
 
-/** GET /v1/account/{key}/summary: the dashboard's four counters for one of the caller's accounts. */
+/**
+ * GET /v1/account/{key}/summary: the dashboard's four counters for one of the caller's
+ * accounts, in one query: the ownership check is its first part (an account that is not the
+ * caller's answers no row: 404), each counter a subquery of its own feature.
+ */
 export async function accountSummary(ctx: AppContext, callerId: string, key: string): Promise<AccountCounters> {
-  const account = await findOwnedAccount(ctx.db, { userId: callerId }, key);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-  const [payments, totalWithdraw, totalTransactions] = await Promise.all([
-    // Gateway payments into this account (every store it owns); success = paid.
-    accountPaymentCounters(ctx.db, account.id),
-    countAccountWithdrawals(ctx.db, account.id),
-    countAccountTransactions(ctx.db, account.id),
-  ]);
-  return { totalPayments: payments.total, successPayments: payments.success, totalWithdraw, totalTransactions };
+  const owned = ownedAccountQuery(ctx.db, { userId: callerId }, key).clearSelect().select('accounts.id');
+  const accountId = sql<string>`owned.id`;
+  const { rows } = await sql<{ totalPayments: number; successPayments: number; totalWithdraw: number; totalTransactions: number }>`
+    WITH owned AS ${owned}
+    SELECT payments.total AS "totalPayments", payments.success AS "successPayments",
+           ${countAccountWithdrawalsQuery(ctx.db, accountId)} AS "totalWithdraw",
+           ${countAccountTransactionsQuery(ctx.db, accountId)} AS "totalTransactions"
+    FROM owned CROSS JOIN LATERAL ${accountPaymentCountersQuery(ctx.db, accountId)} AS payments`.execute(ctx.db);
+  const row = rows[0];
+  if (!row) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  return {
+    totalPayments: Number(row.totalPayments),
+    successPayments: Number(row.successPayments),
+    totalWithdraw: Number(row.totalWithdraw),
+    totalTransactions: Number(row.totalTransactions),
+  };
 }

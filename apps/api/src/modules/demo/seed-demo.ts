@@ -82,6 +82,7 @@ export async function seedDemo(db: Db): Promise<DemoLogin[] | null> {
   if (await hasUsers(db)) return null;
   // argon2 is slow on purpose; hash before the transaction.
   const passwordHash = await hashSecret(DEMO_PASSWORD);
+  // The seeder has no server secret: the demo TPIN starts as argon2 and becomes the keyed hash on first use.
   const tpinHash = await hashSecret(DEMO_TPIN);
 
   return inTransaction(db, async (trx) => {
@@ -103,7 +104,7 @@ export async function seedDemo(db: Db): Promise<DemoLogin[] | null> {
         .returning('id')
         .executeTakeFirstOrThrow();
       const body = createAccountBody.parse({ ...holder.account, users: [{ userId: user.id, tpin: DEMO_TPIN }], balance: [{ currency: 'USD' }] });
-      const account = await openAccount(trx, { ownerUserId: user.id, body, tpinHash });
+      const account = await openAccount(trx, { ownerUserId: user.id, body, tpinHashFor: () => tpinHash });
       await postTransaction(trx, {
         kind: 'funding',
         transactionFor: 'Demo opening balance',

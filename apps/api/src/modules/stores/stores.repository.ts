@@ -1,3 +1,4 @@
+import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 
@@ -51,12 +52,16 @@ export function listStoresByStatus(db: Db, status: 'Pending' | 'Approved' | 'Rej
 }
 
 /** The owner account's payment counters for the store list. */
-export async function accountPaymentCounters(db: Db, accountId: string): Promise<{ total: number; success: number }> {
-  const row = await db
+/** Gateway payments into an account (every store it owns): all, and paid. `accountId` may be a column of an outer query. */
+export function accountPaymentCountersQuery(db: Db, accountId: string | Expression<string>) {
+  return db
     .selectFrom('payments')
     .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.count<number>('paidLedgerTransactionId').as('success')])
-    .where('accountId', '=', accountId)
-    .executeTakeFirstOrThrow();
+    .where('accountId', '=', accountId);
+}
+
+export async function accountPaymentCounters(db: Db, accountId: string): Promise<{ total: number; success: number }> {
+  const row = await accountPaymentCountersQuery(db, accountId).executeTakeFirstOrThrow();
   return { total: Number(row.total), success: Number(row.success) };
 }
 

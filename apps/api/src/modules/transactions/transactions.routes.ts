@@ -12,11 +12,12 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['transactions'],
         summary: `Transactions of one of your accounts, newest first, grouped by day (latest ${TRANSACTION_LIST_LIMIT})`,
+        description: 'Paged: `limit` transactions (default and most 1,000); pass the `_id` of the last one shown as `cursor` for the older ones. An empty list is the end.',
         params: transactionListParams,
         querystring: transactionListQuery,
         response: { 200: successEnvelope(transactionGroupList) },
       },
     },
-    async (request) => ok(await listAccountTransactions(app.ctx, callerId(request), request.params.accountNumber, request.query.limit)),
+    async (request) => ok(await listAccountTransactions(app.ctx, callerId(request), request.params.accountNumber, request.query)),
   );
 };

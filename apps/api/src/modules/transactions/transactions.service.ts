@@ -2,21 +2,28 @@ import { asCents, asCurrency, centsToMajor, messages, TRANSACTION_LIST_LIMIT, ty
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
-import { findOwnedAccount } from '../../http/ownership.ts';
+import { ownedAccountQuery } from '../../http/ownership.ts';
 
 export { TRANSACTION_LIST_LIMIT };
 
 /**
  * The spec's grouped transaction list for one of the caller's accounts: the latest
  * transactions that touch it, newest first, grouped by day, each listing the wallet accounts
- * involved and whether each was debited or credited.
+ * involved and whether each was debited or credited. Paged by `cursor` (the ledger
+ * transaction id of the last one already shown). One query: the ownership check is its
+ * first part, and an account that is not the caller's answers no row at all (404), while
+ * an owned account without transactions answers one row without a transaction.
  */
-export async function listAccountTransactions(ctx: AppContext, callerId: string, accountNumber: string, limit = TRANSACTION_LIST_LIMIT): Promise<TransactionGroup[]> {
-  const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-
-  const rows = await sql<{
-    id: number;
+export async function listAccountTransactions(
+  ctx: AppContext,
+  callerId: string,
+  accountNumber: string,
+  page: { limit?: number | undefined; cursor?: number | undefined } = {},
+): Promise<TransactionGroup[]> {
+  const limit = page.limit ?? TRANSACTION_LIST_LIMIT;
+  const owned = ownedAccountQuery(ctx.db, { userId: callerId }, accountNumber).clearSelect().select('accounts.id');
+  const result = await sql<{
+    id: number | null;
     transactionId: string;
     transactionFor: string;
     amountCents: number;
@@ -25,14 +32,17 @@ export async function listAccountTransactions(ctx: AppContext, callerId: string,
     createdAt: Date;
     parties: { accountNumber: string; amountCents: number }[];
   }>`
-    WITH mine AS (
+    WITH owned AS (${owned}),
+    mine AS (
       SELECT DISTINCT p.ledger_transaction_id AS id
-      FROM ledger_postings p
-      JOIN ledger_accounts la ON la.id = p.ledger_account_id
-      WHERE la.account_id = ${account.id}
+      FROM owned
+      JOIN ledger_accounts la ON la.account_id = owned.id
+      JOIN ledger_postings p ON p.ledger_account_id = la.id
+      WHERE ${page.cursor ?? null}::bigint IS NULL OR p.ledger_transaction_id < ${page.cursor ?? null}::bigint
       ORDER BY p.ledger_transaction_id DESC
       LIMIT ${limit}
-    )
+    ),
+    listed AS (
     SELECT t.id, t.transaction_id AS "transactionId", t.transaction_for AS "transactionFor",
            t.amount_cents AS "amountCents", t.fee_cents AS "feeCents", t.currency, t.created_at AS "createdAt",
            COALESCE(json_agg(json_build_object('accountNumber', a.account_number, 'amountCents', p.amount_cents) ORDER BY p.id)
@@ -43,10 +53,14 @@ export async function listAccountTransactions(ctx: AppContext, callerId: string,
     JOIN ledger_accounts la ON la.id = p.ledger_account_id
     LEFT JOIN accounts a ON a.id = la.account_id
     GROUP BY t.id
-    ORDER BY t.id DESC`.execute(ctx.db);
+    )
+    SELECT listed.* FROM owned LEFT JOIN listed ON true
+    ORDER BY listed.id DESC`.execute(ctx.db);
+  if (result.rows.length === 0) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
 
   const groups = new Map<string, Transaction[]>();
-  for (const row of rows.rows) {
+  for (const row of result.rows) {
+    if (row.id === null) continue;
     const at = new Date(row.createdAt);
     const day = at.toISOString().slice(0, 10);
     const view: Transaction = {

@@ -1,10 +1,11 @@
 import { recipient, recipientList, recipientParams, recipientSearchQuery, transferBody, transferMessages, transferResult } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { callerId, requireUser } from '../../http/guards.ts';
+import { callerId, requireUser, tokenFromHeader } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
+import { hashToken } from '../../security/tokens.ts';
 import { findRecipient, listRecentRecipients, searchRecipients } from './recipients.service.ts';
 import { transferBalance } from './transfers.service.ts';
 
@@ -71,7 +72,9 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { result, replayed } = await transferBalance(app.ctx, callerId(request), request.body, idempotencyKeyOf(request), clientIp(request));
+      // The ledger function checks the session again by its token's hash (the guard's lookup may be cached for a second).
+      const caller = { userId: callerId(request), tokenHash: hashToken(tokenFromHeader(request.headers.authorization) ?? '') };
+      const { result, replayed } = await transferBalance(app.ctx, caller, request.body, idempotencyKeyOf(request), clientIp(request));
       if (replayed) reply.header('idempotent-replayed', 'true');
       return ok(result, transferMessages.success);
     },

@@ -1,114 +1,105 @@
-import { asCents, centsToMajor, formatMoney, messages, transferMessages, type TransferBody, type TransferResult } from '@kestrel/shared';
+import { formatMoney, messages, transferMessages, type TransferBody, type TransferResult } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { runIdempotent } from '../../http/idempotency.ts';
-import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
-import { auditRow } from '../audit/audit.ts';
-import { postTransaction } from '../ledger/ledger.service.ts';
-import { findTransferParties } from './transfers.repository.ts';
+import { AppError, badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../http/errors.ts';
+import { requestHash } from '../../http/idempotency.ts';
+import { checkTpin, MoneyMovementLockedError, TpinLockedError, tpinMac } from '../accounts/tpin.ts';
+import { InsufficientFundsError } from '../ledger/ledger.service.ts';
+import { ledgerTransfer } from '../ledger/transfer.ts';
 
-type Party = { accountHolderName: string; businessName: string | null; accountType: string; userName: string; accountNumber: string };
-const displayName = (account: Party) => (account.accountType === 'business' && account.businessName ? account.businessName : account.accountHolderName);
+export const TRANSFER_ROUTE = 'POST /v1/account/transfer_balance';
 
 /**
- * Wallet-to-wallet transfer: the sender must be one of the caller's accounts, the TPIN is
- * checked (with lockout) before any money moves, and the movement is one ledger transaction
- * written together with the idempotency record, the transfer row and both sides' activities.
+ * Which account id a sender user name belongs to, as last answered by the database. Only a
+ * hint for making the keyed TPIN hash before the call: the ledger function compares it with
+ * the account it finds and answers `tpin_rekey` (counting nothing) when it differs.
+ */
+const senderIds = new Map<string, string>();
+const SENDER_IDS_MAX = 10_000;
+
+function rememberSender(userName: string, accountId: string): void {
+  senderIds.delete(userName);
+  senderIds.set(userName, accountId);
+  if (senderIds.size > SENDER_IDS_MAX) {
+    const oldest = senderIds.keys().next().value;
+    if (oldest !== undefined) senderIds.delete(oldest);
+  }
+}
+
+/**
+ * Wallet-to-wallet transfer, one call of the ledger's transfer primitive (one round trip):
+ * it checks the session again, the sender's ownership, the TPIN with its lockout and the
+ * idempotency key, and moves the money with the transfer row, both activities and the audit
+ * entry. Its result kinds map to the API's errors here.
  */
 export async function transferBalance(
   ctx: AppContext,
-  callerId: string,
+  caller: { userId: string; tokenHash: string },
   body: TransferBody,
   idempotencyKey: string | undefined,
   ip: string,
 ): Promise<{ result: TransferResult; replayed: boolean }> {
-  if (body.userId !== undefined && body.userId !== callerId) throw forbidden('You can only send money from your own account');
+  if (body.userId !== undefined && body.userId !== caller.userId) throw forbidden('You can only send money from your own account');
   // The request schema parsed the amount into cents (amountCents); it is not parsed again.
   const amountCents = body.balance;
+  const senderName = body.debitAccountKey.toLowerCase();
+  const secret = ctx.config.secretKey;
+  const base = {
+    tokenHash: caller.tokenHash,
+    senderKey: body.debitAccountKey,
+    recipientKey: body.creditAccountKey,
+    currency: body.currency,
+    amountCents,
+    shownAmount: formatMoney(amountCents, body.currency),
+    idempotencyKey,
+    // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
+    requestHash: requestHash(TRANSFER_ROUTE, { ...body, tpin: undefined, balance: amountCents }),
+    ip,
+  };
 
-  const { sender, recipient } = await findTransferParties(ctx.db, callerId, body.debitAccountKey, body.creditAccountKey);
-  if (!sender) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-  if (!recipient) throw notFound(transferMessages.recipientNotFound, 'recipient_not_found');
-  if (recipient.id === sender.id) throw badRequest(transferMessages.sameAccount, { creditAccountKey: transferMessages.sameAccount }, 'same_account');
-
-  const outcome = await runIdempotent(
-    ctx.db,
-    {
-      caller: `user:${callerId}`,
-      key: idempotencyKey,
-      route: 'POST /v1/account/transfer_balance',
-      // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
-      body: { ...body, tpin: undefined, balance: amountCents },
-      statusCode: 200,
-      beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, sender.id, body.tpin, callerId, sender),
-    },
-    async (trx): Promise<TransferResult> => {
-      // Decided again under the account's row lock, held to commit: a lock written since the check stops this movement.
-      await assertTpinNotLocked(trx, sender.id);
-      // The transfer's own rows go in before the balances are touched (see postTransaction).
-      const posted = await postTransaction(
-        trx,
-        {
-          kind: 'transfer',
-          transactionFor: 'Fund Transfer',
-          currency: body.currency,
-          amountCents,
-          createdBy: callerId,
-          metadata: { from: sender.accountNumber, to: recipient.accountNumber },
-          postings: [
-            { party: { walletAccountId: sender.id }, amountCents: -amountCents },
-            { party: { walletAccountId: recipient.id }, amountCents },
-          ],
-        },
-        {
-          // The transfer row, both activities and the audit entry in one statement (one round trip).
-          beforeBalances: async (ledgerTransaction) => {
-            const shown = formatMoney(amountCents, body.currency);
-            await trx
-              .with('transfer', (db) =>
-                db.insertInto('transfers').values({
-                  ledgerTransactionId: ledgerTransaction.id,
-                  fromAccountId: sender.id,
-                  toAccountId: recipient.id,
-                  currency: body.currency,
-                  amountCents,
-                  createdBy: callerId,
-                }),
-              )
-              .with('activity', (db) =>
-                db.insertInto('activities').values([
-                  { accountId: sender.id, name: 'Fund transfer sent', comment: `${shown} to ${displayName(recipient)} (${recipient.accountNumber}), ${ledgerTransaction.transactionId}` },
-                  { accountId: recipient.id, name: 'Fund transfer received', comment: `${shown} from ${displayName(sender)} (${sender.accountNumber}), ${ledgerTransaction.transactionId}` },
-                ]),
-              )
-              .insertInto('auditLog')
-              .values(
-                auditRow({
-                  actorUserId: callerId,
-                  action: 'transfer.created',
-                  subjectType: 'ledger_transaction',
-                  subjectId: ledgerTransaction.transactionId,
-                  ip,
-                  details: { from: sender.accountNumber, to: recipient.accountNumber, amountCents, currency: body.currency },
-                }),
-              )
-              .execute();
-          },
-        },
-      );
-      const balance = posted.balancesAfter.get(sender.id);
-      // The ledger updates the balance of every wallet it posts to; a missing one is a bug, not a zero.
-      if (balance === undefined) throw new Error(`The ledger reported no balance for sender ${sender.id} after ${posted.transactionId}`);
-      return {
-        transactionId: posted.transactionId,
-        amount: centsToMajor(amountCents),
-        currency: body.currency,
-        debitAccountKey: sender.userName,
-        creditAccountKey: recipient.userName,
-        balance: centsToMajor(asCents(balance)),
-        transactionAt: new Date(posted.createdAt).toISOString(),
-      };
-    },
-  );
-  return { result: outcome.body, replayed: outcome.replayed };
+  let macAccountId = senderIds.get(senderName);
+  // At most: a re-key (first transfer from this sender in this process) and an argon2 upgrade.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = await ledgerTransfer(ctx.db, {
+      ...base,
+      macAccountId,
+      tpinMac: macAccountId === undefined ? undefined : tpinMac(secret, macAccountId, body.tpin),
+    });
+    switch (outcome.kind) {
+      case 'ok':
+      case 'replay':
+        rememberSender(senderName, outcome.senderId);
+        return { result: outcome.body as TransferResult, replayed: outcome.kind === 'replay' };
+      case 'session_invalid':
+        throw unauthorized('Your session has expired. Please log in again.', 'session_expired');
+      case 'sender_not_found':
+        throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+      case 'recipient_not_found':
+        throw notFound(transferMessages.recipientNotFound, 'recipient_not_found');
+      case 'same_account':
+        throw badRequest(transferMessages.sameAccount, { creditAccountKey: transferMessages.sameAccount }, 'same_account');
+      case 'idempotency_mismatch':
+        throw unprocessable('This Idempotency-Key was already used with a different request', 'idempotency_key_reused');
+      case 'insufficient_funds':
+        throw new InsufficientFundsError();
+      case 'tpin_locked':
+        throw new TpinLockedError(outcome.lockedUntil);
+      case 'operator_locked':
+        throw new MoneyMovementLockedError();
+      case 'tpin_wrong': {
+        const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
+        throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
+      }
+      case 'tpin_rekey':
+        macAccountId = outcome.senderId;
+        rememberSender(senderName, outcome.senderId);
+        continue;
+      case 'tpin_legacy':
+        // The argon2 check, counted under the account's row lock; on success it stores the keyed hash.
+        await checkTpin(ctx.db, secret, outcome.senderId, body.tpin, caller.userId);
+        macAccountId = outcome.senderId;
+        rememberSender(senderName, outcome.senderId);
+        continue;
+    }
+  }
+  throw new AppError(503, 'transfer_retry', 'The transfer could not be completed. Please try again.');
 }

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Expression, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import type { BankWithdrawalsTable } from '../../db/schema.ts';
@@ -19,12 +19,16 @@ export function listAccountWithdrawals(db: Db, accountId: string, limit = 500) {
 }
 
 /** The dashboard's Total Withdraw: every withdrawal the account has asked for. */
-export async function countAccountWithdrawals(db: Db, accountId: string): Promise<number> {
-  const row = await db
+/** An account's bank withdrawals, counted. `accountId` may be a column of an outer query. */
+export function countAccountWithdrawalsQuery(db: Db, accountId: string | Expression<string>) {
+  return db
     .selectFrom('bankWithdrawals')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('accountId', '=', accountId)
-    .executeTakeFirstOrThrow();
+    .where('accountId', '=', accountId);
+}
+
+export async function countAccountWithdrawals(db: Db, accountId: string): Promise<number> {
+  const row = await countAccountWithdrawalsQuery(db, accountId).executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

@@ -1,8 +1,13 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { routeSizeReport } from './build/route-sizes.ts';
+
+/** React Router's dist/ folder (its package exports hide dist/production). */
+const reactRouterDist = path.resolve(path.dirname(createRequire(import.meta.url).resolve('react-router')), '..');
 
 /** The API server of `npm start` (apps/api); the dev server forwards API paths to it. */
 const apiTarget = 'http://localhost:3000';
@@ -10,7 +15,18 @@ const apiTarget = 'http://localhost:3000';
 /** Every signed-in page renders inside the portal gate and shell, a lazy chunk of its own. */
 const portal = 'features/portal/components/PortalGate.tsx';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
+  resolve: {
+    // React Router 7's package exports point at its development build only (a known, open
+    // issue upstream); production builds take its production files, without dev warnings.
+    alias:
+      command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: path.join(reactRouterDist, 'production/index.mjs') },
+            { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'production/dom-export.mjs') },
+          ]
+        : [],
+  },
   plugins: [
     react(),
     tailwindcss(),
@@ -47,4 +63,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

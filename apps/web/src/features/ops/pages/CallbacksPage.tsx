@@ -10,7 +10,10 @@ const PAGE_SIZE = 25;
 function lastOutcome(delivery: FailingCallback): string {
   const attempt = delivery.lastAttempt;
   if (!attempt) return 'No attempt recorded';
-  return attempt.statusCode !== null ? `HTTP ${attempt.statusCode}${attempt.error ? `: ${attempt.error}` : ''}` : (attempt.error ?? 'No answer');
+  if (attempt.statusCode === null) return attempt.error ?? 'No answer';
+  const status = `HTTP ${attempt.statusCode}`;
+  // The worker's error for a non-2xx answer is often just the status again.
+  return attempt.error && attempt.error !== status ? `${status}: ${attempt.error}` : status;
 }
 
 const nextLabel = (delivery: FailingCallback) => (delivery.nextAttemptAt ? when(delivery.nextAttemptAt) : 'Given up');

@@ -149,6 +149,14 @@ test('an operator works the queues: store, withdrawals, identity, funding, ledge
   await expect(page.getByRole('cell', { name: 'account.funded' }).first()).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, 'ops-audit');
+
+  // The failing-callbacks count on the overview opens its queue.
+  await page.getByRole('link', { name: 'Queues' }).click();
+  await page.getByRole('link', { name: /Callback deliveries failing/ }).click();
+  await expect(page.getByRole('heading', { name: 'Failing callbacks' })).toBeVisible();
+  await expect(page.getByText(/No callback deliveries are failing\.|deliveries\)/).first()).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'ops-callbacks');
 });
 
 test('the console is for operators only; at phone width it still works @phone', async ({ page, request }) => {
@@ -175,4 +183,8 @@ test('the console is for operators only; at phone width it still works @phone', 
   await expect(page.getByRole('status')).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, 'ops-ledger-small');
+  await page.goto('/ops/callbacks');
+  await expect(page.getByRole('heading', { name: 'Failing callbacks' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'ops-callbacks-small');
 });

@@ -61,6 +61,7 @@ const opsPages: RouteObject[] = [
   { path: 'accounts', ...lazyPage(() => import('../features/ops/pages/AccountsPage.tsx'), (page) => page.AccountsPage) },
   { path: 'accounts/:accountId', ...lazyPage(() => import('../features/ops/pages/AccountDetailPage.tsx'), (page) => page.AccountDetailPage) },
   { path: 'ledger', ...lazyPage(() => import('../features/ops/pages/LedgerPage.tsx'), (page) => page.LedgerPage) },
+  { path: 'callbacks', ...lazyPage(() => import('../features/ops/pages/CallbacksPage.tsx'), (page) => page.CallbacksPage) },
   { path: 'audit', ...lazyPage(() => import('../features/ops/pages/AuditPage.tsx'), (page) => page.AuditPage) },
   { path: '*', element: <NotFoundPage /> },
 ];

@@ -32,6 +32,7 @@ export const operatorMessages = {
   unlocked: 'Money movement unlocked',
   funded: 'Wallet funded',
   documentsRequested: 'New documents requested',
+  callbackResent: 'Callback queued again',
 } as const;
 
 /** A reason for a change: shown in the audit log and, where it concerns them, to the holder. */
@@ -154,3 +155,29 @@ export const auditLogEntry = z.object({
 export type AuditLogEntry = z.infer<typeof auditLogEntry>;
 export const auditLogPage = z.object({ items: z.array(auditLogEntry), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() });
 export type AuditLogPage = z.infer<typeof auditLogPage>;
+
+/** GET /v1/operator/callbacks: deliveries failing (given up, or waiting to retry after a failed attempt), newest first, paged. */
+export const failingCallbacksQuery = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type FailingCallbacksQuery = z.input<typeof failingCallbacksQuery>;
+export const failingCallback = z.object({
+  _id: z.string(),
+  storeId: z.string(),
+  storeName: z.string(),
+  paymentId: z.string(),
+  targetUrl: z.string(),
+  state: z.enum(['pending', 'failed']),
+  attempts: z.number().int(),
+  lastAttempt: z.object({ attemptedAt: z.string(), statusCode: z.number().int().nullable(), error: z.string().nullable() }).nullable(),
+  nextAttemptAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type FailingCallback = z.infer<typeof failingCallback>;
+export const failingCallbacksPage = z.object({ items: z.array(failingCallback), page: z.number().int(), pageSize: z.number().int(), total: z.number().int() });
+export type FailingCallbacksPage = z.infer<typeof failingCallbacksPage>;
+
+/** POST /v1/operator/callbacks/{deliveryId}/resend. */
+export const callbackDeliveryParams = z.object({ deliveryId: z.string().max(20) });
+export const operatorResentCallback = z.object({ _id: z.string(), state: z.literal('pending'), nextAttemptAt: z.string() });

@@ -1,6 +1,6 @@
 import type { CallbackDeliveryView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findOwnedStore } from '../stores/stores.repository.ts';
@@ -41,18 +41,30 @@ export async function listDeliveries(ctx: AppContext, userId: string, storeId: s
   }));
 }
 
+/** A delivery id from a path segment; anything that is not one matches no row. */
+export const deliveryIdOf = (raw: string): number => (/^\d{1,15}$/.test(raw) ? Number(raw) : -1);
+
+/**
+ * Queues a delivery again, due now, to the store's current callback URL: the one way a
+ * delivery is re-sent (the owner's re-send and the operator console both come here). Returns
+ * undefined when the delivery is not this store's.
+ */
+export async function requeueDelivery(trx: Trx, deliveryId: number, store: { id: string; callbackUrl: string }) {
+  return trx
+    .updateTable('callbackDeliveries')
+    .set({ state: 'pending', nextAttemptAt: new Date(), targetUrl: store.callbackUrl, deliveredAt: null })
+    .where('id', '=', deliveryId)
+    .where('storeId', '=', store.id)
+    .returning(['id', 'state', 'targetUrl', 'nextAttemptAt'])
+    .executeTakeFirst();
+}
+
 /** POST .../callbacks/{deliveryId}/resend: queue the same body again now (to the store's current callback URL). Owner only. */
 export async function resendDelivery(ctx: AppContext, userId: string, storeId: string, deliveryId: string, ip: string): Promise<number> {
   const store = await ownedStoreOr404(ctx, userId, storeId);
-  const id = /^\d{1,15}$/.test(deliveryId) ? Number(deliveryId) : -1;
+  const id = deliveryIdOf(deliveryId);
   return inTransaction(ctx.db, async (trx) => {
-    const updated = await trx
-      .updateTable('callbackDeliveries')
-      .set({ state: 'pending', nextAttemptAt: new Date(), targetUrl: store.callbackUrl, deliveredAt: null })
-      .where('id', '=', id)
-      .where('storeId', '=', store.id)
-      .returning('id')
-      .executeTakeFirst();
+    const updated = await requeueDelivery(trx, id, store);
     if (!updated) throw notFound('Callback delivery not found', 'delivery_not_found');
     await recordAudit(trx, { actorUserId: userId, action: 'store.callback_resent', subjectType: 'store', subjectId: storeId, ip, details: { deliveryId: id } });
     return updated.id;

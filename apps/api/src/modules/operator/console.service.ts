@@ -21,6 +21,7 @@ import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { failingDelivery } from './callbacks-queue.service.ts';
 
 /*
  * The operator console's reads and changes. Every route that reaches here is behind
@@ -40,7 +41,7 @@ export async function operatorOverview(ctx: AppContext): Promise<OperatorOvervie
       (SELECT COUNT(*) FROM bank_withdrawals WHERE status = 'Processing') AS withdrawals_processing,
       (SELECT COUNT(DISTINCT a.id) FROM accounts a JOIN identity_documents d ON d.account_id = a.id
         WHERE a.identity_verified = false AND d.set_aside_at IS NULL) AS identity_reviews_waiting,
-      (SELECT COUNT(*) FROM callback_deliveries WHERE state = 'failed' OR (state = 'pending' AND attempts > 0)) AS callbacks_failing`.execute(ctx.db);
+      (SELECT COUNT(*) FROM callback_deliveries WHERE ${failingDelivery}) AS callbacks_failing`.execute(ctx.db);
   const row = rows[0]!;
   return {
     storesPending: Number(row.storesPending),

@@ -4,6 +4,9 @@ import {
   accountSearchResult,
   auditLogPage,
   auditLogQuery,
+  callbackDeliveryParams,
+  failingCallbacksPage,
+  failingCallbacksQuery,
   fundWalletBody,
   fundWalletResult,
   identityReviewList,
@@ -13,6 +16,7 @@ import {
   operatorAccountParams,
   operatorMessages,
   operatorOverview,
+  operatorResentCallback,
   reasonBody,
   requestDocumentsResult,
   verifyIdentityParams,
@@ -23,6 +27,7 @@ import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { accountDetail, fundWallet, ledgerHealth as readLedgerHealth, listAuditLog, operatorOverview as readOverview, searchAccounts, setMoneyMovementLock } from './console.service.ts';
+import { listFailingCallbacks, resendFailingCallback } from './callbacks-queue.service.ts';
 import { listPendingIdentityReviews, requestNewIdentityDocuments, verifyAccountIdentity } from './identity-review.service.ts';
 
 /** Operator-only routes: the console's queues, accounts, ledger health and audit log. Everyone else is told the route does not exist. */
@@ -173,5 +178,35 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await listAuditLog(app.ctx, request.query)),
+  );
+
+  app.get(
+    '/operator/callbacks',
+    {
+      preHandler: requireOperator,
+      schema: {
+        tags: ['operator'],
+        summary: 'Callback deliveries failing (given up, or waiting to retry after a failed attempt), newest first, paged (operators only)',
+        querystring: failingCallbacksQuery,
+        response: { 200: successEnvelope(failingCallbacksPage) },
+      },
+    },
+    async (request) => ok(await listFailingCallbacks(app.ctx, request.query)),
+  );
+
+  app.post(
+    '/operator/callbacks/:deliveryId/resend',
+    {
+      preHandler: requireOperator,
+      schema: {
+        tags: ['operator'],
+        summary: "Queue a callback delivery again, due now, to the store's current callback URL, with a reason (operators only)",
+        params: callbackDeliveryParams,
+        body: reasonBody,
+        response: { 200: successEnvelope(operatorResentCallback) },
+      },
+    },
+    async (request) =>
+      ok(await resendFailingCallback(app.ctx, callerId(request), request.params.deliveryId, request.body.reason, clientIp(request)), operatorMessages.callbackResent),
   );
 };

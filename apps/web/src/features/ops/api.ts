@@ -1,12 +1,14 @@
 import {
   accountSearchResult,
   auditLogPage,
+  failingCallbacksPage,
   fundWalletResult,
   identityReviewList,
   ledgerHealth,
   moneyLockResult,
   operatorAccountDetail,
   operatorOverview,
+  operatorResentCallback,
   operatorWithdrawalView,
   requestDocumentsResult,
   storeReviewView,
@@ -37,6 +39,7 @@ export const opsKeys = {
   account: (id: string) => [...opsKeys.all, 'account', id] as const,
   ledger: () => [...opsKeys.all, 'ledger'] as const,
   audit: (query: AuditLogQuery) => [...opsKeys.all, 'audit', query] as const,
+  callbacks: (page: number) => [...opsKeys.all, 'callbacks', page] as const,
 };
 
 /** Queues change under other operators' hands: always read them fresh when a page opens. */
@@ -88,6 +91,14 @@ export function useAuditLog(query: AuditLogQuery) {
   return useQuery({
     queryKey: opsKeys.audit(query),
     queryFn: async ({ signal }) => (await http.get(`/v1/operator/audit-log?${params.toString()}`, auditLogPage, { signal })).data,
+    ...fresh,
+  });
+}
+
+export function useFailingCallbacks(page: number, pageSize: number) {
+  return useQuery({
+    queryKey: opsKeys.callbacks(page),
+    queryFn: async ({ signal }) => (await http.get(`/v1/operator/callbacks?page=${page}&pageSize=${pageSize}`, failingCallbacksPage, { signal })).data,
     ...fresh,
   });
 }
@@ -145,4 +156,10 @@ export function useFundWallet() {
     pending.current = null;
     return result;
   });
+}
+
+export function useResendCallback() {
+  return useOpsMutation(async ({ deliveryId, reason }: { deliveryId: string; reason: string }) =>
+    http.post(`/v1/operator/callbacks/${segment(deliveryId)}/resend`, { reason }, operatorResentCallback),
+  );
 }

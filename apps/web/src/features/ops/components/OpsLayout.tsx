@@ -11,6 +11,7 @@ const sections = [
   { to: '/ops/withdrawals', label: 'Withdrawals' },
   { to: '/ops/identity', label: 'Identity reviews' },
   { to: '/ops/accounts', label: 'Accounts' },
+  { to: '/ops/callbacks', label: 'Callbacks' },
   { to: '/ops/ledger', label: 'Ledger health' },
   { to: '/ops/audit', label: 'Audit log' },
 ];

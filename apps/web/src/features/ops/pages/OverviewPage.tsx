@@ -12,8 +12,7 @@ export function OverviewPage() {
         { label: 'Withdrawals pending', count: data.withdrawalsPending, to: '/ops/withdrawals?status=Pending' },
         { label: 'Withdrawals processing', count: data.withdrawalsProcessing, to: '/ops/withdrawals?status=Processing' },
         { label: 'Identity reviews waiting', count: data.identityReviewsWaiting, to: '/ops/identity' },
-        // Failing deliveries are retried by the worker and resent from the store's page; the console has no queue of its own for them yet.
-        { label: 'Callback deliveries failing', count: data.callbacksFailing, to: null },
+        { label: 'Callback deliveries failing', count: data.callbacksFailing, to: '/ops/callbacks' },
       ]
     : [];
   return (
@@ -23,15 +22,9 @@ export function OverviewPage() {
         <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {cards.map((card) => (
             <li key={card.label}>
-              {card.to ? (
-                <Link to={card.to} className={`${cardClass} hover:border-brand-700 focus-visible:outline-2 focus-visible:outline-brand-700`}>
-                  <CardText label={card.label} count={card.count} />
-                </Link>
-              ) : (
-                <div className={cardClass}>
-                  <CardText label={card.label} count={card.count} />
-                </div>
-              )}
+              <Link to={card.to} className={`${cardClass} hover:border-brand-700 focus-visible:outline-2 focus-visible:outline-brand-700`}>
+                <CardText label={card.label} count={card.count} />
+              </Link>
             </li>
           ))}
         </ul>

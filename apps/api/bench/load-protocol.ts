@@ -27,8 +27,6 @@ export interface TransferLoad {
   /** A fresh Idempotency-Key with every transfer (as a careful client does) unless false. */
   idempotencyKeys?: boolean;
   durationMs: number;
-  /** A hard cap on requests, whatever the time. */
-  maxRequests: number;
 }
 
 export interface GetLoad {
@@ -38,7 +36,6 @@ export interface GetLoad {
   path: string;
   token: string;
   durationMs: number;
-  maxRequests: number;
 }
 
 /** Card payments into one store: each operation creates a payment (web-pay) and pays it with a test card. */
@@ -49,7 +46,6 @@ export interface CardLoad {
   storeId: string;
   storeKey: string;
   durationMs: number;
-  maxRequests: number;
 }
 
 export type LoadRequest = (TransferLoad | GetLoad | CardLoad) & { id: number };

@@ -1,7 +1,7 @@
 import { messages, transferMessages } from '@kestrel/shared';
 import type { Page } from '@playwright/test';
 import { expect, loginThroughForm, screenshot, test, uniqueId } from '../fixtures.ts';
-import { balanceOf, freshPair, holderViaApi, TPIN, type Holder } from '../wallet.ts';
+import { auth, balanceOf, freshPair, holderViaApi, TPIN, type Holder } from '../wallet.ts';
 import { FundTransferHomePage, headerBalanceButton, RecipientSearchPage, TransactionsPage, TransferFormPage } from '../pages/transfer.page.ts';
 
 /*
@@ -123,6 +123,28 @@ test.describe('fund transfer', () => {
     await expect(received).toContainText('credit');
     await expect(received).toContainText(`From ${sender.accountNumber}`);
     await screenshot(page, 'transactions-recipient');
+  });
+
+  test('All Transactions shows 50 at a time and loads older ones with Load more', async ({ page, request }) => {
+    const { sender, recipient } = await freshPair(request);
+    // 55 transfers of one cent after the float: 56 transactions, one page of 50 and 6 more.
+    for (let i = 0; i < 55; i++) {
+      const sent = await request.post('/v1/account/transfer_balance', {
+        headers: { ...auth(sender.token), 'Idempotency-Key': uniqueId('page') },
+        data: { debitAccountKey: sender.userName, creditAccountKey: recipient.userName, currency: 'USD', balance: '0.01', tpin: TPIN },
+      });
+      expect(sent.status(), await sent.text()).toBe(200);
+    }
+    await signInAs(page, sender);
+    const transactions = new TransactionsPage(page);
+    await transactions.goto();
+    await expect(page.getByText(`Account ${sender.accountNumber} · latest 50 transactions`)).toBeVisible();
+    await screenshot(page, 'transactions-load-more');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect(page.getByText(`Account ${sender.accountNumber} · 56 transactions`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+    // The oldest, the float from demo bob, is on the second page.
+    await expect(page.getByRole('row').filter({ hasText: 'US$ 40.00' })).toHaveCount(1);
   });
 
   test('the form: field messages, the balance preview, a wrong TPIN', async ({ page, request }) => {

@@ -1,6 +1,7 @@
 /**
- * Messages between the bench (main thread, where the server runs) and the HTTP load
- * generator (a worker thread, so the clients' own work does not run on the server's event loop).
+ * Messages between the bench (the process where the server runs) and the HTTP load
+ * generator (a separate process running autocannon, so the clients' work never shares the
+ * server's thread).
  */
 
 export interface BenchClient {
@@ -23,11 +24,9 @@ export interface TransferLoad {
   /** When set, every transfer goes to this account instead (the hot recipient). */
   hotRecipient?: string;
   tpin: number;
-  /** Send a fresh Idempotency-Key with every transfer (as a careful client does). */
+  /** A fresh Idempotency-Key with every transfer (as a careful client does) unless false. */
   idempotencyKeys?: boolean;
   durationMs: number;
-  /** A hard cap on requests, whatever the time. */
-  maxRequests: number;
 }
 
 export interface GetLoad {
@@ -37,7 +36,6 @@ export interface GetLoad {
   path: string;
   token: string;
   durationMs: number;
-  maxRequests: number;
 }
 
 /** Card payments into one store: each operation creates a payment (web-pay) and pays it with a test card. */
@@ -48,15 +46,17 @@ export interface CardLoad {
   storeId: string;
   storeKey: string;
   durationMs: number;
-  maxRequests: number;
 }
 
 export type LoadRequest = (TransferLoad | GetLoad | CardLoad) & { id: number };
 
 export interface LoadResult {
   id: number;
-  /** Latencies of the successful (200) requests, in milliseconds. */
-  latenciesMs: Float64Array<ArrayBuffer>;
+  /** Successful (2xx) operations. */
+  count: number;
+  /** Latency percentiles of all answers (autocannon's histogram, milliseconds). */
+  p50: number;
+  p99: number;
   elapsedMs: number;
   /** Unsuccessful answers, counted by `status code`. */
   failures: Record<string, number>;

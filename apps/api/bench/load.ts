@@ -1,21 +1,19 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import type { CardLoad, GetLoad, LoadResult, TransferLoad } from './load-protocol.ts';
 
 type Pending = { resolve: (result: LoadResult) => void; reject: (error: Error) => void };
 
-/** Drives the load-generator worker thread: one run at a time, answered by id. */
+/** Drives the load-generator process (load-process.ts, autocannon): one run at a time, answered by id. */
 export class LoadGenerator {
-  private readonly worker: Worker;
+  private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: Error | undefined;
 
   constructor() {
-    // The worker is TypeScript too: a one-line bootstrap registers tsx in the worker, then loads it.
-    const entry = new URL('./load-worker.ts', import.meta.url).href;
-    const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-    this.worker = new Worker(bootstrap, { eval: true });
-    this.worker.on('message', (message: LoadResult | { id: number; error: string }) => {
+    // A separate Node process, with tsx registered so it can load the TypeScript entry.
+    this.child = fork(new URL('./load-process.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child.on('message', (message: LoadResult | { id: number; error: string }) => {
       const waiter = this.pending.get(message.id);
       if (!waiter) return;
       this.pending.delete(message.id);
@@ -27,8 +25,13 @@ export class LoadGenerator {
       for (const waiter of this.pending.values()) waiter.reject(error);
       this.pending.clear();
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`the load generator stopped (exit code ${code})`)));
+    this.child.on('error', fail);
+    this.child.on('exit', (code) => fail(new Error(`the load generator stopped (exit code ${code})`)));
+  }
+
+  /** The generator's process id (to read its CPU time or profile it from outside). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   run(load: TransferLoad | GetLoad | CardLoad): Promise<LoadResult> {
@@ -39,11 +42,15 @@ export class LoadGenerator {
         return;
       }
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...load, id });
+      this.child.send({ ...load, id });
     });
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate();
+    this.failure ??= new Error('closed');
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill();
+    await exited;
   }
 }

@@ -17,6 +17,8 @@ export interface Row {
   mainLoopBusy?: number;
   /** Machine-wide CPU use over the phase (both cores), and the share stolen by the hypervisor. */
   cpu?: CpuShare;
+  /** The bench process's (the server's) largest resident set size during the phase, MiB. */
+  rssMiB?: number;
 }
 
 export interface CpuShare {
@@ -91,12 +93,12 @@ function failuresText(failures: Record<string, number>): string {
 
 export function table(rows: Row[], unit = 'ops/s'): string {
   const lines = [
-    `| workload | clients | ok | ${unit} | p50 ms | p99 ms | failed | main thread busy | main-thread ms per op | CPU busy (steal) | note |`,
-    '|---|--:|--:|--:|--:|--:|---|--:|--:|--:|---|',
+    `| workload | clients | ok | ${unit} | p50 ms | p99 ms | failed | main thread busy | main-thread ms per op | CPU busy (steal) | server RSS MiB | note |`,
+    '|---|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|---|',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.workload} | ${row.clients} | ${row.count} | ${rate(row).toFixed(0)} | ${ms(row.p50)} | ${ms(row.p99)} | ${failuresText(row.failures)} | ${share(row.mainLoopBusy)} | ${threadMsPerOp(row)} | ${row.cpu ? `${share(row.cpu.busy)} (${share(row.cpu.steal)})` : '–'} | ${row.note ?? ''} |`,
+      `| ${row.workload} | ${row.clients} | ${row.count} | ${rate(row).toFixed(0)} | ${ms(row.p50)} | ${ms(row.p99)} | ${failuresText(row.failures)} | ${share(row.mainLoopBusy)} | ${threadMsPerOp(row)} | ${row.cpu ? `${share(row.cpu.busy)} (${share(row.cpu.steal)})` : '–'} | ${row.rssMiB === undefined ? '–' : row.rssMiB.toFixed(0)} | ${row.note ?? ''} |`,
     );
   }
   return lines.join('\n');

@@ -126,7 +126,7 @@ export function TransactionsPage() {
   const { accountNumber } = useSession();
   const transactions = useAccountTransactions(accountNumber);
 
-  const rows: Row[] = (transactions.data ?? []).flatMap((group) =>
+  const rows: Row[] = (transactions.data?.pages ?? []).flat().flatMap((group) =>
     group.transactions.map((transaction) => ({
       transaction,
       type: transaction.accounts.find((party) => party.accountNumber === accountNumber)?.transactionType,
@@ -160,6 +160,18 @@ export function TransactionsPage() {
       <>
         <TransactionsTable rows={rows} accountNumber={accountNumber} />
         <TransactionCards rows={rows} />
+        {transactions.hasNextPage && (
+          <div className="mt-6 flex flex-col items-center gap-2">
+            {transactions.isFetchNextPageError && (
+              <p role="alert" className="text-sm text-danger-700">
+                {errorMessage(transactions.error, 'More transactions could not be loaded.')}
+              </p>
+            )}
+            <Button variant="secondary" onClick={() => void transactions.fetchNextPage()} loading={transactions.isFetchingNextPage}>
+              Load more
+            </Button>
+          </div>
+        )}
       </>
     );
   }
@@ -172,7 +184,7 @@ export function TransactionsPage() {
         {accountNumber && (
           <p className="mt-1 text-slate-600">
             Account <span className="tabular-nums">{accountNumber}</span>
-            {rows.length > 0 && ` · ${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}`}
+            {rows.length > 0 && ` · ${transactions.hasNextPage ? 'latest ' : ''}${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}`}
           </p>
         )}
       </div>

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import type { CardLoad, GetLoad, LoadRequest, LoadResult, TransferLoad } from './load-protocol.ts';
+
+/**
+ * The HTTP load generator: a separate process (forked by load.ts), so the clients' work —
+ * building requests, parsing answers — never runs on the server's CPU thread. It drives
+ * autocannon (keep-alive HTTP/1.1 connections, one request in flight per connection) and
+ * builds every request in `setupRequest`, so each carries its own Idempotency-Key and amount.
+ * Every run is bounded by time (or, for one-transfer-per-sender runs, by its count); every
+ * request by a timeout.
+ */
+
+const TIMEOUT_S = 30;
+
+interface Tally {
+  failures: Record<string, number>;
+  lastBodyBytes: number;
+}
+
+function randomIndex(n: number): number {
+  return Math.floor(Math.random() * n);
+}
+
+/** Counts a non-200 answer by `status code` (the API's error code from the body). */
+function tallyAnswer(tally: Tally, status: number, body: string): void {
+  if (status === 200) {
+    tally.lastBodyBytes = body.length;
+    return;
+  }
+  let code = '';
+  try {
+    code = String((JSON.parse(body) as { code?: unknown }).code ?? '');
+  } catch {
+    // not JSON
+  }
+  const key = `${status} ${code}`.trim();
+  tally.failures[key] = (tally.failures[key] ?? 0) + 1;
+}
+
+type Options = autocannon.Options;
+
+function transferOptions(load: TransferLoad, tally: Tally): Options {
+  const clients = load.clients.slice(0, load.concurrency);
+  if (clients.length < load.concurrency) throw new Error(`${load.concurrency} clients asked for, ${load.clients.length} available`);
+  // `cycle`: connection i is client i and loops over that client's senders, so two
+  // connections never send from the same account at once. `once`: one transfer from every
+  // sender of the first `concurrency` clients, taken from one queue.
+  const queue = clients.flatMap((client) => client.senders.map((sender) => ({ token: client.token, sender })));
+  let nextSlot = 0;
+  let nextQueued = 0;
+  const body = (sender: string) => {
+    let recipient = load.hotRecipient;
+    if (recipient === undefined) {
+      const pick = randomIndex(load.recipients.length);
+      recipient = load.recipients[pick];
+      if (recipient === sender) recipient = load.recipients[(pick + 1) % load.recipients.length];
+    }
+    return JSON.stringify({ debitAccountKey: sender, creditAccountKey: recipient, currency: 'USD', balance: (1 + randomIndex(100)) / 100, tpin: load.tpin });
+  };
+  return {
+    url: `${load.baseUrl}/v1/account/transfer_balance`,
+    connections: load.concurrency,
+    // autocannon ignores `duration` when `amount` is set: a timed run has only its time limit.
+    ...(load.plan === 'once' ? { amount: queue.length } : { duration: load.durationMs / 1000 }),
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request, context) => {
+          const ctx = context as { slot?: number; i?: number };
+          let token: string;
+          let sender: string;
+          if (load.plan === 'once') {
+            const next = queue[nextQueued++ % queue.length];
+            if (!next) throw new Error('no senders');
+            ({ token, sender } = next);
+          } else {
+            ctx.slot ??= nextSlot++ % clients.length;
+            ctx.i = (ctx.i ?? -1) + 1;
+            const client = clients[ctx.slot];
+            if (!client) throw new Error('no client');
+            token = client.token;
+            sender = client.senders[ctx.i % client.senders.length] ?? '';
+          }
+          return {
+            ...request,
+            headers: {
+              'content-type': 'application/json',
+              authorization: token,
+              ...(load.idempotencyKeys === false ? {} : { 'idempotency-key': randomUUID() }),
+            },
+            body: body(sender),
+          };
+        },
+        onResponse: (status, answer) => tallyAnswer(tally, status, answer),
+      },
+    ],
+  };
+}
+
+function getOptions(load: GetLoad, tally: Tally): Options {
+  return {
+    url: `${load.baseUrl}${load.path}`,
+    connections: load.concurrency,
+    duration: load.durationMs / 1000,
+    headers: { authorization: load.token },
+    requests: [{ method: 'GET', onResponse: (status, answer) => tallyAnswer(tally, status, answer) }],
+  };
+}
+
+/** Two requests per operation: create a payment (web-pay), then pay it by card. */
+function cardOptions(load: CardLoad, tally: Tally): Options {
+  const headers = { 'content-type': 'application/json', storeId: load.storeId, storeKey: load.storeKey };
+  return {
+    url: load.baseUrl,
+    connections: load.concurrency,
+    duration: load.durationMs / 1000,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/payment/web-pay',
+        setupRequest: (request) => ({
+          ...request,
+          headers,
+          body: JSON.stringify({
+            orderId: randomUUID(),
+            currency: 'USD',
+            amount: (100 + randomIndex(10_000)) / 100,
+            customerName: 'Bench Customer',
+            customerEmail: 'bench@example.test',
+            customerPhone: '+15550000000',
+            customerAddress: '1 Bench Street',
+            productName: 'Bench item',
+            cancelUrl: 'https://hot-store.example/cart',
+          }),
+        }),
+        onResponse: (status, answer, context) => {
+          if (status !== 200) tallyAnswer(tally, status, answer);
+          else (context as { paymentId?: string }).paymentId = (JSON.parse(answer) as { data?: { paymentId?: string } }).data?.paymentId;
+        },
+      },
+      {
+        method: 'POST',
+        setupRequest: (request, context) => ({
+          ...request,
+          path: `/v1/payment/complete/${(context as { paymentId?: string }).paymentId ?? 'none'}`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'card', number: '4242424242424242', expiresIn: '12/34', cvc: '123' }),
+        }),
+        onResponse: (status, answer) => tallyAnswer(tally, status, answer),
+      },
+    ],
+  };
+}
+
+async function run(request: LoadRequest): Promise<LoadResult> {
+  const tally: Tally = { failures: {}, lastBodyBytes: 0 };
+  const options =
+    request.kind === 'transfer' ? transferOptions(request, tally) : request.kind === 'card' ? cardOptions(request, tally) : getOptions(request, tally);
+  const started = performance.now();
+  const result = await autocannon({ ...options, timeout: TIMEOUT_S });
+  const elapsedMs = performance.now() - started;
+  if (result.errors > 0) tally.failures['network error'] = result.errors;
+  if (result.timeouts > 0) tally.failures.timeout = result.timeouts;
+  // A card operation is two requests; its count is the successful pays.
+  const ok = result['2xx'];
+  return {
+    id: request.id,
+    count: request.kind === 'card' ? Math.floor(ok / 2) : ok,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    elapsedMs,
+    failures: tally.failures,
+    lastBodyBytes: tally.lastBodyBytes,
+  };
+}
+
+process.on('message', (request: LoadRequest) => {
+  run(request).then(
+    (result) => process.send?.(result),
+    (error: unknown) => process.send?.({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});

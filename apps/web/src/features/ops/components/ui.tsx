@@ -170,3 +170,20 @@ export const when = (iso: string) => new Date(iso).toLocaleString();
 export function money(amount: number, currency: string): string {
   return isCurrency(currency) ? formatApiMoney(amount, currency) : `${amount} ${currency}`;
 }
+
+/** Newer / Older paging under a list, with where the reader is ("Page 2 of 5 (112 entries)"). */
+export function Pager({ label, page, pages, total, noun, onPage }: { label: string; page: number; pages: number; total: number; noun: string; onPage: (page: number) => void }) {
+  return (
+    <nav aria-label={label} className="mt-3 flex flex-wrap items-center gap-3">
+      <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Newer
+      </Button>
+      <span className="text-sm text-slate-700">
+        Page {page} of {pages} ({total} {noun})
+      </span>
+      <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Older
+      </Button>
+    </nav>
+  );
+}

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { useAuditLog } from '../api.ts';
-import { OpsHeading, Panel, QueryState, when } from '../components/ui.tsx';
+import { OpsHeading, Pager, Panel, QueryState, when } from '../components/ui.tsx';
 
 const FILTERS = [
   { name: 'actor', label: 'Actor (e-mail or user id)', type: 'text' },
@@ -93,17 +93,7 @@ export function AuditPage() {
               </tbody>
             </table>
           </div>
-          <nav aria-label="Audit log pages" className="mt-3 flex items-center gap-3">
-            <Button variant="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
-              Newer
-            </Button>
-            <span className="text-sm text-slate-700">
-              Page {page} of {pages} ({log.data?.total ?? 0} entries)
-            </span>
-            <Button variant="secondary" disabled={page >= pages} onClick={() => go(page + 1)}>
-              Older
-            </Button>
-          </nav>
+          <Pager label="Audit log pages" page={page} pages={pages} total={log.data?.total ?? 0} noun="entries" onPage={go} />
         </QueryState>
       </div>
     </>

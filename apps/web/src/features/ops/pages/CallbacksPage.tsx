@@ -1,8 +1,7 @@
 import type { FailingCallback } from '@kestrel/shared';
 import { useSearchParams } from 'react-router';
-import { Button } from '../../../components/Button.tsx';
 import { useFailingCallbacks, useResendCallback } from '../api.ts';
-import { OpsHeading, QueryState, ReasonAction, StatusBadge, when, withToast } from '../components/ui.tsx';
+import { OpsHeading, Pager, QueryState, ReasonAction, StatusBadge, when, withToast } from '../components/ui.tsx';
 
 const PAGE_SIZE = 25;
 
@@ -110,17 +109,7 @@ export function CallbacksPage() {
             </li>
           ))}
         </ul>
-        <nav aria-label="Failing callback pages" className="mt-3 flex flex-wrap items-center gap-3">
-          <Button variant="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
-            Newer
-          </Button>
-          <span className="text-sm text-slate-700">
-            Page {page} of {pages} ({queue.data?.total ?? 0} deliveries)
-          </span>
-          <Button variant="secondary" disabled={page >= pages} onClick={() => go(page + 1)}>
-            Older
-          </Button>
-        </nav>
+        <Pager label="Failing callback pages" page={page} pages={pages} total={queue.data?.total ?? 0} noun="deliveries" onPage={go} />
       </QueryState>
     </>
   );

@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useInvoices, type Invoice } from '../api.ts';
 import { InvoiceForm } from '../components/InvoiceForm.tsx';
+import { DataTable } from '../../../components/DataTable.tsx';
 
 const columns = ['SI', 'Name', 'Phone', 'Email', 'Details', 'Quantity', 'Unit Price', 'Total Price'] as const;
 const numeric = new Set<string>(['Quantity', 'Unit Price', 'Total Price']);
@@ -22,36 +23,22 @@ function InvoiceLink({ invoice }: { invoice: Invoice }) {
 
 function InvoicesTable({ invoices }: { invoices: readonly Invoice[] }) {
   return (
-    <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-xs md:block">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Your invoices, newest first</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col" className={`px-4 py-3 whitespace-nowrap ${numeric.has(column) ? 'text-right' : ''}`}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {invoices.map((invoice) => (
-            <tr key={invoice._id} className="hover:bg-slate-50">
-              <td className="px-4 py-3">
-                <InvoiceLink invoice={invoice} />
-              </td>
-              <td className="px-4 py-3 font-medium text-slate-900">{invoice.name}</td>
-              <td className="px-4 py-3 whitespace-nowrap text-slate-700 tabular-nums">{invoice.phone}</td>
-              <td className="px-4 py-3 break-all text-slate-700">{invoice.email}</td>
-              <td className="px-4 py-3 text-slate-700">{invoice.details}</td>
-              <td className="px-4 py-3 text-right text-slate-700 tabular-nums">{invoice.quantity}</td>
-              <td className="px-4 py-3 text-right whitespace-nowrap text-slate-700 tabular-nums">{formatApiMoney(invoice.unit_price, asCurrency(invoice.currency))}</td>
-              <td className="px-4 py-3 text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(invoice.totalPrice, asCurrency(invoice.currency))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Your invoices, newest first" columns={columns} alignRight={numeric}>
+      {invoices.map((invoice) => (
+        <tr key={invoice._id} className="hover:bg-slate-50">
+          <td className="px-4 py-3">
+            <InvoiceLink invoice={invoice} />
+          </td>
+          <td className="px-4 py-3 font-medium text-slate-900">{invoice.name}</td>
+          <td className="px-4 py-3 whitespace-nowrap text-slate-700 tabular-nums">{invoice.phone}</td>
+          <td className="px-4 py-3 break-all text-slate-700">{invoice.email}</td>
+          <td className="px-4 py-3 text-slate-700">{invoice.details}</td>
+          <td className="px-4 py-3 text-right text-slate-700 tabular-nums">{invoice.quantity}</td>
+          <td className="px-4 py-3 text-right whitespace-nowrap text-slate-700 tabular-nums">{formatApiMoney(invoice.unit_price, asCurrency(invoice.currency))}</td>
+          <td className="px-4 py-3 text-right font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(invoice.totalPrice, asCurrency(invoice.currency))}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -6,6 +6,7 @@ import { errorMessage } from '../../../lib/http.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 import { isFailedPayment } from '../api.ts';
 import { PaymentMethodMark, PaymentStatusBadge } from './PaymentBits.tsx';
+import { DataTable } from '../../../components/DataTable.tsx';
 
 const columns = ['Amount', 'Order ID', 'Customer', 'Method', 'Transaction ID', 'Date'] as const;
 
@@ -74,40 +75,26 @@ export function PaymentsList({
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white px-4 py-12 text-center font-medium text-slate-600">{emptyText}</p>
       ) : (
         <>
-          <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-xs md:block">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">{caption}</caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-                <tr>
-                  {columns.map((column) => (
-                    <th key={column} scope="col" className="px-4 py-3 whitespace-nowrap">
-                      {column}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {payments.map((payment) => (
-                  <tr key={payment.paymentId} className="hover:bg-slate-50">
-                    <td className="px-4 py-3 whitespace-nowrap">
-                      <AmountCell payment={payment} />
-                    </td>
-                    <td className="px-4 py-3 text-slate-800">{payment.orderId}</td>
-                    <td className="px-4 py-3 text-slate-800">
-                      {payment.customerName}
-                      <span className="block text-xs text-slate-600">{payment.customerEmail}</span>
-                    </td>
-                    <td className="px-4 py-3">
-                      <PaymentMethodMark brand={payment.paymentSource?.brand} />
-                      {payment.paymentSource && <span className="block font-mono text-xs text-slate-600">{payment.paymentSource.number}</span>}
-                    </td>
-                    <td className="px-4 py-3 font-mono text-xs break-all text-slate-700">{payment.transactionId ?? '—'}</td>
-                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(payment.paidAt ?? payment.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption={caption} columns={columns}>
+            {payments.map((payment) => (
+              <tr key={payment.paymentId} className="hover:bg-slate-50">
+                <td className="px-4 py-3 whitespace-nowrap">
+                  <AmountCell payment={payment} />
+                </td>
+                <td className="px-4 py-3 text-slate-800">{payment.orderId}</td>
+                <td className="px-4 py-3 text-slate-800">
+                  {payment.customerName}
+                  <span className="block text-xs text-slate-600">{payment.customerEmail}</span>
+                </td>
+                <td className="px-4 py-3">
+                  <PaymentMethodMark brand={payment.paymentSource?.brand} />
+                  {payment.paymentSource && <span className="block font-mono text-xs text-slate-600">{payment.paymentSource.number}</span>}
+                </td>
+                <td className="px-4 py-3 font-mono text-xs break-all text-slate-700">{payment.transactionId ?? '—'}</td>
+                <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(payment.paidAt ?? payment.createdAt)}</td>
+              </tr>
+            ))}
+          </DataTable>
           <ul aria-label={caption} className="space-y-3 md:hidden">
             {payments.map((payment) => (
               <li key={payment.paymentId} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-xs">

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccountTransactions, type Transaction, type TransactionType } from '../api.ts';
 import { TransactionTypeBadge } from '../components/TransactionTypeBadge.tsx';
+import { DataTable } from '../../../components/DataTable.tsx';
 
 const title = uiText.nav.transactions;
 const emptyMessage = 'This Account has No Transactions';
@@ -54,25 +55,11 @@ function TransactionRow({ row }: { row: Row }) {
 
 function TransactionsTable({ rows, accountNumber }: { rows: readonly Row[]; accountNumber: string }) {
   return (
-    <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-xs md:block">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Transactions of account {accountNumber}, newest first</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col" className={`px-4 py-3 whitespace-nowrap ${column === 'Amount' || column === 'Fee' ? 'text-right' : ''}`}>
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((row) => (
-            <TransactionRow key={row.transaction._id} row={row} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption={`Transactions of account ${accountNumber}, newest first`} columns={columns} alignRight={new Set(['Amount', 'Fee'])}>
+      {rows.map((row) => (
+        <TransactionRow key={row.transaction._id} row={row} />
+      ))}
+    </DataTable>
   );
 }
 

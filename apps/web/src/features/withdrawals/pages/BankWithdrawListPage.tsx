@@ -10,6 +10,7 @@ import { CounterCard } from '../../../components/CounterCard.tsx';
 import { useWithdrawals, type Withdrawal } from '../api.ts';
 import { NewWithdrawForm } from '../components/NewWithdrawForm.tsx';
 import { WithdrawalStatusBadge } from '../components/WithdrawalStatusBadge.tsx';
+import { DataTable } from '../../../components/DataTable.tsx';
 
 const title = 'Bank Withdraw';
 const columns = ['Amount', 'Bank', 'Account No.', 'Routing Number', 'Date'] as const;
@@ -31,38 +32,24 @@ const bankOf = (w: Withdrawal) => `${w.bankName}${w.branchName ? `, ${w.branchNa
 
 function WithdrawalsTable({ withdrawals }: { withdrawals: readonly Withdrawal[] }) {
   return (
-    <div className="hidden overflow-x-auto rounded-2xl border border-slate-200 bg-white shadow-xs md:block">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Bank withdrawals, newest first</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col" className="px-4 py-3 whitespace-nowrap">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {withdrawals.map((w) => (
-            <tr key={w._id} className="hover:bg-slate-50">
-              <td className="px-4 py-3">
-                <span className="mr-2 font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(w.amount, asCurrency(w.currency))}</span>
-                <WithdrawalStatusBadge status={w.status} />
-                {w.failureReason && <span className="mt-1 block text-xs text-danger-700">Reason: {w.failureReason}</span>}
-              </td>
-              <td className="px-4 py-3">
-                <span className="block font-medium text-slate-900">{bankOf(w)}</span>
-                <span className="block text-xs text-slate-600">{w.country}</span>
-              </td>
-              <td className="px-4 py-3 font-mono text-slate-700">{w.bankAccountNumber}</td>
-              <td className="px-4 py-3 font-mono text-slate-700">{w.routingNumber}</td>
-              <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(w.updatedAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Bank withdrawals, newest first" columns={columns}>
+      {withdrawals.map((w) => (
+        <tr key={w._id} className="hover:bg-slate-50">
+          <td className="px-4 py-3">
+            <span className="mr-2 font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(w.amount, asCurrency(w.currency))}</span>
+            <WithdrawalStatusBadge status={w.status} />
+            {w.failureReason && <span className="mt-1 block text-xs text-danger-700">Reason: {w.failureReason}</span>}
+          </td>
+          <td className="px-4 py-3">
+            <span className="block font-medium text-slate-900">{bankOf(w)}</span>
+            <span className="block text-xs text-slate-600">{w.country}</span>
+          </td>
+          <td className="px-4 py-3 font-mono text-slate-700">{w.bankAccountNumber}</td>
+          <td className="px-4 py-3 font-mono text-slate-700">{w.routingNumber}</td>
+          <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(w.updatedAt)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

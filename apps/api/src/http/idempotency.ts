@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { inTransaction, isUniqueViolation, type Trx } from '../db/transaction.ts';
 import { badRequest, unprocessable } from './errors.ts';
@@ -56,7 +57,9 @@ export async function runIdempotent<T>(
   const stored = async (source: Db | Trx) => {
     const row = await source
       .selectFrom('idempotencyKeys')
-      .select(['requestHash', 'responseStatus', 'responseBody'])
+      // The answer is read as text: the result mapping turns snake_case keys into camelCase,
+      // and a stored answer must come back exactly as it was given (`_id` included).
+      .select(['requestHash', 'responseStatus', sql<string>`response_body::text`.as('responseBodyText')])
       .where('caller', '=', caller)
       .where('idempotencyKey', '=', key)
       .executeTakeFirst();
@@ -64,7 +67,7 @@ export async function runIdempotent<T>(
     if (row.requestHash !== fingerprint) {
       throw unprocessable('This Idempotency-Key was already used with a different request', 'idempotency_key_reused');
     }
-    return { statusCode: row.responseStatus, body: row.responseBody as T, replayed: true };
+    return { statusCode: row.responseStatus, body: JSON.parse(row.responseBodyText) as T, replayed: true };
   };
 
   const earlier = await stored(db);

@@ -89,9 +89,7 @@ export async function createWithdrawal(
       statusCode: 201,
       beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, account.id, body.tpin, callerId, account),
     },
-    // The stored first answer is read back through the database's camelCase mapping, which
-    // would turn `_id` into `id`; so the answer is kept with `id` and renamed below.
-    async (trx): Promise<Omit<WithdrawalView, '_id'> & { id: string }> => {
+    async (trx): Promise<WithdrawalView> => {
       // Decided again under the account's row lock, held to commit (a TPIN or operator lock written since the check).
       await assertTpinNotLocked(trx, account.id);
       let row: WithdrawalRow | undefined;
@@ -148,12 +146,10 @@ export async function createWithdrawal(
         },
       );
       if (!row) throw new Error('the withdrawal row was not written');
-      const { _id: id, ...rest } = view(row, account.accountNumber);
-      return { id, ...rest };
+      return view(row, account.accountNumber);
     },
   );
-  const { id, ...rest } = outcome.body;
-  return { result: { _id: id, ...rest }, replayed: outcome.replayed };
+  return { result: outcome.body, replayed: outcome.replayed };
 }
 
 /** GET /v1/bank-withdraw/account/{accountNumber}: the owner's withdrawals, newest first. */

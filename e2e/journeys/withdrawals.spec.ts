@@ -148,6 +148,8 @@ test.describe('bank withdrawals', () => {
       amount: '5.50',
       tpin: TPIN,
     });
+    // The first request's toast (2 s) must be gone, so the one below is this request's.
+    await expect(form.pendingToast()).toHaveCount(0);
     await form.submit.click();
     await expect(form.pendingToast()).toBeVisible();
     await expect(page).toHaveURL(/\/withdraw\/bank$/);

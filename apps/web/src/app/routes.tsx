@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { RouteObject } from 'react-router';
+import { useParams, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
 import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
 import { PublicOnly, RequireAuth } from './guards.tsx';
@@ -15,11 +15,7 @@ function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) =>
 
 /*
  * The route table: one line per page. A feature adds its page to exactly one list.
- *
- * Protected pages of the spec still to come (each arrives with its feature; until then the
- * side navigation's links to them show 'Page Not Found' inside the portal shell):
- *   /payment-request, /payment-request/new, /payment-request/details/:id
- * Public pages still to come: /payment-request/:pRequestURLId, /loader.
+ * Public page still to come: /loader.
  */
 
 /** The portal gate and shell around every signed-in page: a lazy chunk of its own. */
@@ -47,6 +43,13 @@ const protectedPages: RouteObject[] = [
   { path: '/payment-gateway', ...lazyPage(() => import('../features/gateway/pages/StoresPage.tsx'), (page) => page.StoresPage) },
   { path: '/payment-gateway/store/new', ...lazyPage(() => import('../features/gateway/pages/NewStorePage.tsx'), (page) => page.NewStorePage) },
   { path: '/payment-gateway/:storeId', ...lazyPage(() => import('../features/gateway/pages/StorePage.tsx'), (page) => page.StorePage) },
+  // Static paths outrank the public '/payment-request/:pRequestURLId', so these two stay the owner's.
+  { path: '/payment-request', ...lazyPage(() => import('../features/payment-requests/pages/PaymentRequestsPage.tsx'), (page) => page.PaymentRequestsPage) },
+  { path: '/payment-request/new', ...lazyPage(() => import('../features/payment-requests/pages/NewPaymentRequestPage.tsx'), (page) => page.NewPaymentRequestPage) },
+  {
+    path: '/payment-request/details/:paymentRequestId',
+    ...lazyPage(() => import('../features/payment-requests/pages/PaymentRequestDetailsPage.tsx'), (page) => page.PaymentRequestDetailsPage),
+  },
 ];
 
 /**
@@ -78,6 +81,19 @@ const publicPages: RouteObject[] = [
   { path: '/verify-email', ...lazyPage(() => import('../features/auth/pages/VerifyEmailPage.tsx'), (page) => page.VerifyEmailPage) },
   // The hosted checkout: a visitor with no portal session; never the portal shell or its code.
   { path: '/web-pay/:urlId', ...lazyPage(() => import('../features/checkout/pages/CheckoutPage.tsx'), (page) => page.CheckoutPage) },
+  // A payment-request link's pay page, the same kind of visitor's page. It takes the link id as a
+  // prop, so the page itself does not need the router.
+  {
+    path: '/payment-request/:pRequestURLId',
+    ...lazyPage(
+      () => import('../features/checkout/pages/PaymentRequestPayPage.tsx'),
+      ({ PaymentRequestPayPage }) =>
+        function PaymentRequestPayRoute() {
+          const { pRequestURLId = '' } = useParams();
+          return <PaymentRequestPayPage pRequestURLId={pRequestURLId} />;
+        },
+    ),
+  },
 ];
 
 export const routes: RouteObject[] = [
@@ -89,8 +105,8 @@ export const routes: RouteObject[] = [
       ...publicPages,
       { path: '/ops', element: <RequireAuth signedOut={<NotFoundPage />} />, children: [{ ...opsLayout, children: opsPages }] },
       { element: <RequireAuth />, children: [{ ...portalGate, children: protectedPages }] },
-      // Any other path, the side navigation's pages still to come included: 'Page Not Found'
-      // inside the portal shell for a signed-in user, a bare one for a visitor.
+      // Any other path: 'Page Not Found' inside the portal shell for a signed-in user, a bare
+      // one for a visitor.
       {
         element: <RequireAuth signedOut={<NotFoundPage />} />,
         children: [{ ...portalGate, children: [{ path: '*', element: <NotFoundPage inPortal /> }] }],

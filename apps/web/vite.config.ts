@@ -36,7 +36,7 @@ export default defineConfig(({ command }) => ({
       { route: '/login', modules: ['features/auth/pages/LoginPage.tsx'] },
       { route: '/signup', modules: ['features/auth/pages/SignupPage.tsx'] },
       { route: '/web-pay/… (checkout)', modules: ['features/checkout/pages/CheckoutPage.tsx'] },
-      { route: '/payment-request/… (link pay page)', modules: ['features/checkout/pages/PaymentRequestPayPage.tsx'] },
+      { route: '/payment-request/… (pay)', modules: ['features/checkout/pages/PaymentRequestPayPage.tsx'] },
       { route: '/payment-request/details/…', modules: [portal, 'features/payment-requests/pages/PaymentRequestDetailsPage.tsx'] },
       { route: '/dashboard', modules: [portal, 'features/dashboard/pages/DashboardPage.tsx'] },
       { route: '/fund-transfer/…/recipient/…', modules: [portal, 'features/transfers/pages/TransferFormPage.tsx'] },

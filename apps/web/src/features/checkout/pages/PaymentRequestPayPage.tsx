@@ -154,7 +154,7 @@ function PayForm({ link, onPaid }: { link: PublicPaymentRequestView; onPaid: (pa
             }}
           />
         )}
-        <FloatingField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+        <FloatingField label="Your email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
       </div>
       {/* The method's form is submitted by its own button; the amount and e-mail are checked at the same moment. */}
       <div className="mt-6" onSubmitCapture={() => void trigger()}>

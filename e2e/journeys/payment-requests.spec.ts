@@ -40,7 +40,7 @@ async function aliceLinkViaApi(request: APIRequestContext, extra: Record<string,
       ...extra,
     },
   });
-  expect(response.status(), await response.text()).toBe(200);
+  expect(response.status(), await response.text()).toBe(201);
   const data = (await response.json()).data as { _id: string; pRequestURL: string };
   return { id: data._id, path: pathOf(data.pRequestURL) };
 }

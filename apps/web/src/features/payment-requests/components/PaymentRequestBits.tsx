@@ -7,7 +7,7 @@ export function PaymentRequestStatusBadge({ status }: { status: PaymentRequestVi
   return (
     <span
       className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${
-        active ? 'bg-success-50 text-success-700 ring-success-600/20' : 'bg-slate-100 text-slate-700 ring-slate-500/20'
+        active ? 'bg-success-50 text-success-700 ring-success-700/20' : 'bg-slate-100 text-slate-700 ring-slate-500/20'
       }`}
     >
       {active ? m.statusActive : m.statusDisabled}

@@ -60,7 +60,7 @@ function StatusSwitch({ link }: { link: PaymentRequestView }) {
       onClick={() => update.mutate(active ? 'inactive' : 'active', { onError: () => toast.error(m.statusUpdateFailed) })}
       className="inline-flex items-center gap-3 rounded-full text-sm font-semibold text-slate-900 disabled:opacity-60"
     >
-      <span className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition-colors ${active ? 'bg-success-600' : 'bg-slate-300'}`}>
+      <span className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full transition-colors ${active ? 'bg-success-700' : 'bg-slate-300'}`}>
         <span className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${active ? 'translate-x-6' : 'translate-x-1'}`} />
       </span>
       <span aria-hidden="true">{active ? 'Active' : 'Inactive'}</span>

@@ -47,7 +47,7 @@ function LinksTable({ links }: { links: readonly PaymentRequestView[] }) {
     <DataTable caption="Payment links of the active account, newest first" columns={columns}>
       {links.map((link) => (
         <tr key={link._id} className="hover:bg-slate-50">
-          <td className="max-w-[18rem] px-4 py-3">
+          <td className="max-w-[14rem] px-4 py-3">
             <CopyableUrl link={link} />
             <span className="mt-0.5 block truncate text-xs text-slate-600">{link.paymentPurpose}</span>
           </td>

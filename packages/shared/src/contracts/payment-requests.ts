@@ -84,6 +84,8 @@ export const paymentRequestMessages = {
   feeTooHigh: paymentMessages.feeTooHigh,
   copied: 'Payment link copied to clipboard',
   ownLink: 'You cannot pay your own link from the account it pays into',
+  /** The receiving account is locked by an operator: the link takes no payments meanwhile. */
+  ownerLocked: 'This payment link cannot take payments at the moment. Please contact the sender.',
   userMismatch: 'You can only pay from your own account',
   sourceTypeInvalid: "type must be 'Link-payment'",
   /** List-page cells (section 2). */
@@ -300,6 +302,7 @@ export const updatePaymentRequestLimitBody = z
     if (body.isUseLimit !== false && body.useLimit === undefined) ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitRequired });
   });
 export type UpdatePaymentRequestLimitBody = z.input<typeof updatePaymentRequestLimitBody>;
+export type UpdatePaymentRequestLimitInput = z.output<typeof updatePaymentRequestLimitBody>;
 
 const payAmount = amountCents(m.amountRequired, m.amountInvalid);
 const payerEmail = z.string({ error: m.emailRequired }).trim().min(1, m.emailRequired).max(320).pipe(z.email({ error: m.emailInvalid }));
@@ -377,6 +380,7 @@ export const linkPaymentSourceQuery = z.object({
   type: z.literal(LINK_PAYMENT_SOURCE, { error: m.sourceTypeInvalid }),
   accountNumber: z.string().min(1).max(40).optional(),
 });
+export type LinkPaymentSourceQuery = z.infer<typeof linkPaymentSourceQuery>;
 
 /* ---------- web forms (react-hook-form: every field is text) ---------- */
 

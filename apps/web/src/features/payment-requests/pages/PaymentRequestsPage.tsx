@@ -23,7 +23,7 @@ function CopyableUrl({ link }: { link: PaymentRequestView }) {
       type="button"
       onClick={() => void copyLink(link.pRequestURL)}
       title={`Copy ${link.pRequestURL}`}
-      className="block max-w-full truncate rounded text-left font-mono text-sm text-brand-700 underline decoration-brand-300 underline-offset-2 hover:text-brand-900"
+      className="block max-w-full rounded text-left font-mono text-xs break-all text-brand-700 underline decoration-brand-300 underline-offset-2 hover:text-brand-900"
     >
       <span className="sr-only">Copy payment link </span>
       {link.pRequestURL}
@@ -47,7 +47,7 @@ function LinksTable({ links }: { links: readonly PaymentRequestView[] }) {
     <DataTable caption="Payment links of the active account, newest first" columns={columns}>
       {links.map((link) => (
         <tr key={link._id} className="hover:bg-slate-50">
-          <td className="max-w-[14rem] px-4 py-3">
+          <td className="w-[16rem] max-w-[16rem] px-4 py-3">
             <CopyableUrl link={link} />
             <span className="mt-0.5 block truncate text-xs text-slate-600">{link.paymentPurpose}</span>
           </td>

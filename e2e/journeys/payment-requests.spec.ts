@@ -230,3 +230,11 @@ test("a stranger's or unknown link id shows 'No details found!' to the owner and
   // A signed-in user on a public pay page: no portal shell.
   await expect(page.getByRole('navigation')).toHaveCount(0);
 });
+
+test('a link that takes only Kestrel wallets opens on the Kestrel tab', async ({ page, request }) => {
+  const walletOnly = await aliceLinkViaApi(request, { paymentMethods: ['Kestrel'] });
+  await page.goto(walletOnly.path);
+  await expect(page.getByRole('tab', { name: 'Kestrel' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Cards' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+});

@@ -165,7 +165,7 @@ export const createPaymentRequestBody = z
     paymentMethods: z
       .array(paymentMethod, { error: m.methodsRequired })
       .min(1, m.methodsRequired)
-      .max(PAYMENT_METHODS.length)
+      .max(10, m.methodsRequired)
       .transform((methods) => [...new Set(methods)]),
     expiresAt: z
       .iso.datetime({ offset: true, error: m.expiresAtInvalid })
@@ -492,7 +492,7 @@ export const paymentRequestAmountForm = z.object({
     .trim()
     .min(1, m.amountRequired)
     .regex(digitsAndOnePoint, m.amountDigits)
-    .refine((value) => !digitsAndOnePoint.test(value) || isFormAmount(value), m.amountInvalid),
+    .refine((value) => value === '' || !digitsAndOnePoint.test(value) || isFormAmount(value), m.amountInvalid),
   email: z.string().trim().min(1, m.emailRequired).max(320).pipe(z.email({ error: m.emailInvalid })),
 });
 export type PaymentRequestAmountFormValues = z.input<typeof paymentRequestAmountForm>;

@@ -1,4 +1,4 @@
-import { asCents, messages, paymentMessages, paymentRequestMessages as m, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
+import { asCents, checkoutMessages, messages, paymentMessages, paymentRequestMessages as m, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
@@ -536,6 +536,18 @@ describe('paying a link from a Kestrel wallet', () => {
     const own = await payByWallet(link, walletBody(25.5, ownerAccount), owner.token);
     expect(own.status).toBe(400);
     expect(own.body.error).toBe(m.ownLink);
+    const badInputs: [Record<string, unknown>, string][] = [
+      [{ ...walletBody(25.5), tpin: '' }, checkoutMessages.tpinRequired],
+      [{ ...walletBody(25.5), tpin: '12a4' }, checkoutMessages.tpinInvalid],
+      [{ ...walletBody(''), tpin: wallet.tpin }, m.amountRequired],
+      [{ ...walletBody(25.5), accountNumber: undefined }, 'accountNumber is required'],
+      [{ ...walletBody(25.5), email: 'nope' }, m.emailInvalid],
+    ];
+    for (const [body, message] of badInputs) {
+      const response = await payByWallet(link, body);
+      expect(response.status, message).toBe(400);
+      expect(response.body.error, message).toBe(message);
+    }
     const cardOnly = await createLink({ paymentMethods: ['Card'] });
     const notWallet = await payByWallet(cardOnly, walletBody(25.5));
     expect(notWallet.status).toBe(400);

@@ -192,9 +192,16 @@ test('a disabled link, a used-up limit and an expired link each refuse the visit
   await expect(visitor.getByRole('button', { name: 'Pay US$ 4.00' })).toBeVisible();
 
   // Limit 1: one payment, then 'Limit Exceeded!'; the owner raises it and the link takes payments again.
+  // A second visitor opens the link before the first pays; their later attempt is refused and the page says why.
+  const late = await visitorPage(browser);
+  await late.goto(limited.path);
+  await expect(late.getByRole('button', { name: 'Pay US$ 3.00' })).toBeVisible();
   await visitor.goto(limited.path);
   await payByCard(visitor, '5555555555554444');
   await expect(pay.heading(m.paid)).toBeVisible();
+  await payByCard(late, '4242424242424242');
+  await expect(late.getByRole('heading', { name: m.limitExceeded })).toBeVisible();
+  await late.context().close();
   await visitor.reload();
   await expect(pay.heading(m.limitExceeded)).toBeVisible();
   await expect(visitor.getByText(m.limitExceededHint)).toBeVisible();

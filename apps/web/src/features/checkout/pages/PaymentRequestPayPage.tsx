@@ -59,7 +59,10 @@ function Paid({ paid }: { paid: LinkPaid }) {
   );
 }
 
-function PayForm({ link, onPaid }: { link: PublicPaymentRequestView; onPaid: (paid: LinkPaid) => void }) {
+/** Refusals that mean the link itself changed (turned off, used up, expired) while the page was open. */
+const linkChangedCodes = new Set(['payment_request_disabled', 'limit_exceeded', 'payment_request_expired']);
+
+function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestView; onPaid: (paid: LinkPaid) => void; onLinkChanged: () => void }) {
   const currency = asCurrency(link.amount.currency);
   const fixedCents = link.amount.type === 'fixed' && link.amount.value !== null ? apiCents(link.amount.value) : undefined;
   const tabs = link.paymentMethods.map((method) => methodTabs[method]);
@@ -92,6 +95,8 @@ function PayForm({ link, onPaid }: { link: PublicPaymentRequestView; onPaid: (pa
       onPaid(await work(centsToDecimalString(parsed.cents), email.trim()));
     } catch (error) {
       showLinkPayError(error);
+      // Read the link again, so the page shows its new state instead of a form that cannot succeed.
+      if (error instanceof ApiError && linkChangedCodes.has(error.code)) onLinkChanged();
     } finally {
       setBusy(false);
     }
@@ -204,7 +209,7 @@ export function PaymentRequestPayPage({ pRequestURLId }: { pRequestURLId: string
         {m.limitExceededHint}
       </StatusCard>
     );
-  else body = <PayForm link={link.data} onPaid={setPaid} />;
+  else body = <PayForm link={link.data} onPaid={setPaid} onLinkChanged={() => void link.refetch()} />;
   return (
     <PayLayout>
       <PageTitle title={paid ? m.paid : 'Payment request'} />

@@ -1,8 +1,8 @@
-import { checkoutMessages, paymentMessages, paymentRequestLabels, paymentRequestMessages as m } from '@kestrel/shared';
+import { checkoutMessages, messages, paymentMessages, paymentRequestLabels, paymentRequestMessages as m } from '@kestrel/shared';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, screenshot, test, uniqueId } from '../fixtures.ts';
 import { LinkPayPage, NewPaymentRequestForm } from '../pages/payment-requests.page.ts';
-import { loginViaApi } from '../wallet.ts';
+import { holderViaApi, loginViaApi, TPIN } from '../wallet.ts';
 
 /*
  * Payment-request links as their owner and their payers see them: demo alice makes a fixed and
@@ -244,4 +244,28 @@ test('a link that takes only Kestrel wallets opens on the Kestrel tab', async ({
   await expect(page.getByRole('tab', { name: 'Kestrel' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tab', { name: 'Cards' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+});
+
+test('a holder with no links is invited to create one; a wrong TPIN is the server\'s message and makes no link', async ({ page, request }) => {
+  const holder = await holderViaApi(request, 'owner');
+  await loginThroughForm(page, holder.email, holder.password);
+  await page.goto('/payment-request');
+  await expect(page.getByText(m.noLinks, { exact: true })).toBeVisible();
+  await screenshot(page, 'payment-request-empty');
+  await page.getByRole('link', { name: m.createNew, exact: true }).click();
+
+  const form = new NewPaymentRequestForm(page);
+  await expect(form.form).toBeVisible();
+  await form.fill({ purpose: 'Consulting hour', reference: 'C-1', fixed: '80', useLimit: '2', tpin: '1111' }); // the holder's TPIN is 2468
+  await form.submit.click();
+  await expect(page.getByText(messages.tpin.wrong).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/payment-request\/new$/);
+  await expect(form.field(paymentRequestLabels.tpin)).toHaveValue('');
+
+  await form.field(paymentRequestLabels.tpin).fill(TPIN);
+  await form.create();
+  await expect(page.getByTestId('remaining-limit')).toHaveText(m.remainingTimes(2));
+  await page.goto('/payment-request');
+  await expect(page.getByText(m.noLinks, { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Copy payment link / })).toHaveCount(1);
 });

@@ -186,6 +186,12 @@ test('a disabled link, a used-up limit and an expired link each refuse the visit
   await visitor.goto(disabled.path);
   await expect(pay.heading(m.disabled)).toBeVisible();
   await screenshot(visitor, 'payment-request-disabled');
+  // A change the server does not accept leaves the switch where it was.
+  await page.route('**/v1/payment-request/update/**', (route) => route.abort('connectionreset'));
+  await toggle.click();
+  await expect(page.getByText(m.statusUpdateFailed, { exact: true })).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-checked', 'false');
+  await page.unroute('**/v1/payment-request/update/**');
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-checked', 'true');
   await visitor.reload();
@@ -213,6 +219,10 @@ test('a disabled link, a used-up limit and an expired link each refuse the visit
   const limitInput = page.getByPlaceholder(m.limitPlaceholder);
   await expect(limitInput).toHaveAttribute('min', '0');
   await limitInput.fill('3');
+  await page.route('**/v1/payment-request/limit/update/**', (route) => route.abort('connectionreset'));
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(m.limitUpdateFailed, { exact: true })).toBeVisible();
+  await page.unroute('**/v1/payment-request/limit/update/**');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText(m.limitUpdated, { exact: true })).toBeVisible();
   await expect(page.getByTestId('remaining-limit')).toHaveText(m.remainingTimes(3));

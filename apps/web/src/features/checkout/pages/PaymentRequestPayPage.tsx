@@ -13,7 +13,7 @@ import {
   type PaymentRequestAmountFormValues,
   type PublicPaymentRequestView,
 } from '@kestrel/shared';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { CardForm, type CardDetails } from '../../../components/CardForm.tsx';
@@ -69,6 +69,7 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
   // The first method the link allows is the one shown first.
   const [method, setMethod] = useState<Method>(tabs[0]?.key ?? 'card');
   const [busy, setBusy] = useState(false);
+  const inFlight = useRef(false);
   const schema = useMemo(() => paymentRequestAmountFormFor(link), [link]);
   const {
     register,
@@ -86,18 +87,22 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
 
   /** The amount and e-mail are checked with the method's own fields; both show their messages at once. */
   const payWith = async (work: (amount: string, email: string) => Promise<LinkPaid>) => {
-    if (!(await trigger())) return;
-    const { amount, email } = getValues();
-    const parsed = parseAmount(amount);
-    if (!parsed.ok) return;
+    // A second press while the first is on its way would be a second payment (it has its own key).
+    if (inFlight.current) return;
+    inFlight.current = true;
     setBusy(true);
     try {
+      if (!(await trigger())) return;
+      const { amount, email } = getValues();
+      const parsed = parseAmount(amount);
+      if (!parsed.ok) return;
       onPaid(await work(centsToDecimalString(parsed.cents), email.trim()));
     } catch (error) {
       showLinkPayError(error);
       // Read the link again, so the page shows its new state instead of a form that cannot succeed.
       if (error instanceof ApiError && linkChangedCodes.has(error.code)) onLinkChanged();
     } finally {
+      inFlight.current = false;
       setBusy(false);
     }
   };

@@ -423,7 +423,10 @@ export const paymentRequestForm = z
     };
     if (form.amountType === 'fixed') check('amount');
     if (form.amountType === 'customer-choosen') {
-      const both = check('minimumAmount') && check('maximumAmount');
+      // Both fields are checked (no short-circuit), so both messages show at once.
+      const minimumOk = check('minimumAmount');
+      const maximumOk = check('maximumAmount');
+      const both = minimumOk && maximumOk;
       const min = parseAmount(form.minimumAmount);
       const max = parseAmount(form.maximumAmount);
       if (both && min.ok && max.ok && min.cents > max.cents) ctx.addIssue({ code: 'custom', path: ['minimumAmount'], message: m.minimumAboveMaximum });

@@ -1,4 +1,5 @@
 import { checkoutMessages, messages, paymentMessages, paymentRequestLabels, paymentRequestMessages as m } from '@kestrel/shared';
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, screenshot, test, uniqueId } from '../fixtures.ts';
 import { LinkPayPage, NewPaymentRequestForm } from '../pages/payment-requests.page.ts';
@@ -14,6 +15,14 @@ import { holderViaApi, loginViaApi, TPIN } from '../wallet.ts';
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 const pathOf = (url: string) => new URL(url).pathname;
+
+/** No serious or critical axe-core violations on the page as it stands (colours judged at rest). */
+async function expectAccessible(page: Page): Promise<void> {
+  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 
 /** A visitor's page in a browser context of its own (no portal cookies), on the same device as the test's. */
 async function visitorPage(browser: Browser): Promise<Page> {
@@ -76,6 +85,7 @@ test('alice makes a fixed and a custom link; a visitor pays one by card and one 
   await form.submit.click();
   await expect(form.error(m.methodsRequired)).toBeVisible();
   await screenshot(page, 'payment-request-new');
+  await expectAccessible(page);
 
   // The fixed link, with a customer named on it.
   await form.goto();
@@ -107,6 +117,7 @@ test('alice makes a fixed and a custom link; a visitor pays one by card and one 
   await expect(page.getByText(m.copied, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: `Copy payment link ${fixedUrl}` }).filter({ visible: true })).toBeVisible();
   await screenshot(page, 'payment-request-list');
+  await expectAccessible(page);
 
   // A visitor pays the fixed link by test card.
   const visitor = await visitorPage(browser);
@@ -120,6 +131,7 @@ test('alice makes a fixed and a custom link; a visitor pays one by card and one 
     await expect(visitor.getByText(message, { exact: true })).toBeVisible();
   }
   await screenshot(visitor, 'payment-request-pay-card');
+  await expectAccessible(visitor);
   await payByCard(visitor, '4242424242424242');
   await expect(pay.heading(m.paid)).toBeVisible();
   await screenshot(visitor, 'payment-request-paid');
@@ -166,6 +178,7 @@ test('alice makes a fixed and a custom link; a visitor pays one by card and one 
   await page.getByRole('tab', { name: 'Failed' }).click();
   await expect(page.getByRole('tabpanel').getByText('Your card was declined.').filter({ visible: true })).toBeVisible();
   await screenshot(page, 'payment-request-details');
+  await expectAccessible(page);
 });
 
 test('a disabled link, a used-up limit and an expired link each refuse the visitor; the owner turns them back on', async ({ page, browser, request }) => {

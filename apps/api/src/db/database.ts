@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CamelCasePlugin, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { CamelCasePlugin, type CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
@@ -71,6 +72,16 @@ export function namedStatement(name: string, text: string): string {
   if (known !== undefined || [...statementNames.values()].includes(name)) throw new Error(`prepared statement ${name} registered twice`);
   statementNames.set(text, name);
   return text;
+}
+
+/**
+ * A query built with Kysely, sent as a named prepared statement (see `namedStatement`). Its
+ * text can differ with its inputs' shape (e.g. how the account is named), so each distinct
+ * text gets its own name, `name` and a hash of the text: a few per call site, never one per value.
+ */
+export function prepared<R>(name: string, query: CompiledQuery<R>): CompiledQuery<R> {
+  namedStatement(`${name}_${createHash('sha256').update(query.sql).digest('hex').slice(0, 12)}`, query.sql);
+  return query;
 }
 
 /**

@@ -129,7 +129,8 @@ BEGIN
     RETURN;
   END IF;
 
-  IF NOT v_tpin_ok THEN
+  -- IS NOT TRUE: a comparison that came out NULL is never a match.
+  IF v_tpin_ok IS NOT TRUE THEN
     -- A lock that has run out starts a fresh count.
     v_failures := (CASE WHEN s.tpin_locked_until IS NOT NULL THEN 0 ELSE s.tpin_failed_attempts END) + 1;
     IF v_failures >= p_max_attempts THEN

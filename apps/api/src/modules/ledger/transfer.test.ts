@@ -116,7 +116,7 @@ describe('a cold transfer (a sender this process has not seen) costs what a warm
     const executeQuery = app.ctx.db.executeQuery.bind(app.ctx.db);
     let calls = 0;
     const spy = vi.spyOn(app.ctx.db, 'executeQuery').mockImplementation((query, ...rest) => {
-      if (query.sql.includes('ledger_transfer(')) calls += 1;
+      if ('sql' in query && query.sql.includes('ledger_transfer(')) calls += 1;
       return executeQuery(query, ...rest);
     });
     const caller = { userId: from.user.userId, tokenHash: hashToken(from.user.token) };

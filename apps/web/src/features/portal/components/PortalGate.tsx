@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Button } from '../../../components/Button.tsx';
-import { CenteredLayout, StatusCard } from '../../../components/CenteredLayout.tsx';
+import { CenteredLayout } from '../../../components/CenteredLayout.tsx';
+import { StatusCard } from '../../../components/StatusCard.tsx';
 import { AlertCircleIcon } from '../../../components/icons.tsx';
 import { FullPageSpinner } from '../../../components/Spinner.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';

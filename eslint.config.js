@@ -27,6 +27,7 @@ export const API_MODULE_ORDER = [
   'stores',
   'callbacks',
   'payments',
+  'payment-requests',
   'operator',
   'dashboard',
   'demo',

@@ -32,6 +32,7 @@ import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { cachedSessionLookup } from './modules/sessions/sessions.repository.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { paymentRequestsRoutes } from './modules/payment-requests/payment-requests.routes.ts';
 import { callbacksRoutes } from './modules/callbacks/callbacks.routes.ts';
 import { devStoreCallbackRoutes } from './modules/callbacks/dev-listener.routes.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
@@ -183,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(withdrawalsRoutes);
       await v1.register(storesRoutes);
       await v1.register(paymentsRoutes);
+      await v1.register(paymentRequestsRoutes);
       await v1.register(callbacksRoutes);
     },
     { prefix: '/v1' },

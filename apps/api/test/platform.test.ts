@@ -53,7 +53,7 @@ describe('the platform', () => {
     const response = await api('GET', '/v1/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
-    for (const route of ['/v1/auth/login', '/v1/user/register', '/v1/account/transfer_balance', '/data/v1/countries']) {
+    for (const route of ['/v1/auth/login', '/v1/user/register', '/v1/account/transfer_balance', '/data/v1/countries', '/v1/payment-request/create', '/v1/payment-request/link/{pRequestURLId}']) {
       expect(Object.keys(response.body.paths)).toContain(route);
     }
     // Responses are documented from the shared contracts, not only requests.

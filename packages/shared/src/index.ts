@@ -18,3 +18,4 @@ export * from './contracts/withdrawals.ts';
 export * from './contracts/invoices.ts';
 export * from './contracts/stores.ts';
 export * from './contracts/payments.ts';
+export * from './contracts/payment-requests.ts';

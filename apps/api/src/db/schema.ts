@@ -353,3 +353,70 @@ export interface Database {
   callbackDeliveries: CallbackDeliveriesTable;
   callbackAttempts: CallbackAttemptsTable;
 }
+
+export interface PaymentRequestsTable {
+  id: Generated<string>;
+  accountId: string;
+  createdBy: string;
+  pRequestUrlId: string;
+  status: ColumnType<'active' | 'inactive', 'active' | 'inactive' | undefined, 'active' | 'inactive'>;
+  paymentPurpose: string;
+  reference: string;
+  customerName: string | null;
+  customerEmail: string | null;
+  customerPhone: string | null;
+  amountType: 'fixed' | 'customer-choosen';
+  currency: string;
+  amountCents: number | null;
+  minimumAmountCents: number | null;
+  maximumAmountCents: number | null;
+  isUseLimit: Generated<boolean>;
+  /** Uses remaining while is_use_limit is on; null otherwise. */
+  useLimit: number | null;
+  acceptsCard: boolean;
+  acceptsKestrel: boolean;
+  expiresAt: NullableTimestamp;
+  createdAt: CreatedAt;
+  updatedAt: CreatedAt;
+}
+
+export interface PaymentRequestPaymentsTable {
+  id: Generated<string>;
+  paymentRequestId: string;
+  accountId: string;
+  ledgerTransactionId: number;
+  transactionId: string;
+  currency: string;
+  amountCents: number;
+  feeCents: number;
+  sourceType: 'card' | 'wallet';
+  sourceBrand: string | null;
+  sourceFirst6: string | null;
+  sourceLast4: string | null;
+  sourceLength: number | null;
+  payerAccountId: string | null;
+  payerUserId: string | null;
+  payerEmail: string | null;
+  payerPhone: string | null;
+  reference: string | null;
+  cardHolderName: string | null;
+  countryOrRegion: string | null;
+  billingInfo: Json<Record<string, unknown>> | null;
+  createdAt: CreatedAt;
+}
+
+export interface PaymentRequestErrorsTable {
+  id: Generated<number>;
+  paymentRequestId: string;
+  errorMessage: string;
+  sourceBrand: string | null;
+  sourceType: string | null;
+  sourceNumberMasked: string | null;
+  errorAt: CreatedAt;
+}
+
+export interface Database {
+  paymentRequests: PaymentRequestsTable;
+  paymentRequestPayments: PaymentRequestPaymentsTable;
+  paymentRequestErrors: PaymentRequestErrorsTable;
+}

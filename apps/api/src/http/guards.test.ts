@@ -56,6 +56,16 @@ describe('the route table', () => {
       expect(kind('POST', '/v1/operator/accounts/:accountId/identity/verify')).toBe('operator');
       expect(kind('POST', '/v1/auth/login')).toBe('public');
       expect(kind('GET', '/healthz')).toBe('public');
+      // Payment-request links: the owner's routes and the wallet pay need a user; the pay page's read and card pay are public.
+      expect(kind('POST', '/v1/payment-request/create')).toBe('user');
+      expect(kind('GET', '/v1/payment-request/:id')).toBe('user');
+      expect(kind('PATCH', '/v1/payment-request/update/:id')).toBe('user');
+      expect(kind('PATCH', '/v1/payment-request/limit/update/:id')).toBe('user');
+      expect(kind('GET', '/v1/payment/source')).toBe('user');
+      expect(kind('GET', '/v1/payment/payment-request/:id')).toBe('user');
+      expect(kind('POST', '/v1/payment-request/kestrel/complete-payment/:pRequestURLId')).toBe('user');
+      expect(kind('GET', '/v1/payment-request/link/:pRequestURLId')).toBe('public');
+      expect(kind('POST', '/v1/payment-request/card/complete-payment/:pRequestURLId')).toBe('public');
     } finally {
       await app.close();
     }

@@ -90,6 +90,8 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /dev/store-callbacks*', // the demo store's callback listener (development only): what it received
   'POST /dev/store-callbacks', // ... and where the demo store's callbacks are delivered
   'GET /v1/payment/:urlId', // the checkout's view of a payment: the urlId (128 random bits) is the capability
+  'GET /v1/payment-request/link/:pRequestURLId', // a link's public pay page: the pRequestURLId (128 random bits) is the capability
+  'POST /v1/payment-request/card/complete-payment/:pRequestURLId', // a link's card payment, made by an anonymous visitor
 ];
 
 function matchesPublic(method: string, url: string): boolean {

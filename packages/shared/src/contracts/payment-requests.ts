@@ -1,0 +1,512 @@
+import { z } from 'zod';
+import { AMOUNT_TYPES, CURRENCIES, PAYMENT_METHODS, PAYMENT_REQUEST_STATUSES, type Currency } from '../constants.ts';
+import { messages } from '../messages.ts';
+import { amountCents, formatMoney, majorToCents, parseAmount, type Cents } from '../money.ts';
+import { tpinValue } from './transfers.ts';
+import { billingInfo, completeCardBody, payTpin, paymentErrorView, paymentMessages } from './payments.ts';
+
+/*
+ * Payment-request links: an account holder creates a link (fixed amount or one the payer
+ * chooses, optional use limit, optional expiry) that anyone can pay by card or from a Kestrel
+ * wallet. Owner routes under /v1/payment-request, the public page's read and pay routes, and
+ * the link payments under /v1/payment.
+ */
+
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type AmountType = (typeof AMOUNT_TYPES)[number];
+export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
+
+/** The new-request form's labels; '{label} is required' is built from them (section 5). */
+export const paymentRequestLabels = {
+  paymentPurpose: 'Payment Purpose',
+  reference: 'Reference',
+  isUseLimit: 'Is Use Limit',
+  useLimit: 'Use Limit',
+  amountType: 'Amount Type',
+  amount: 'Amount',
+  minimumAmount: 'Minimum Amount',
+  maximumAmount: 'Maximum Amount',
+  paymentMethods: 'Payment Methods',
+  customerName: 'Customer Name',
+  customerEmail: 'Customer Email',
+  customerPhone: 'Customer Phone',
+  expiresAt: 'Expires At',
+  tpin: 'TPIN',
+  accountNumber: 'Account Number',
+} as const;
+
+const requiredText = (label: string) => `${label} is required`;
+
+/** Every user-facing text of the payment-request pages and routes; the spec's are exact. */
+export const paymentRequestMessages = {
+  required: requiredText,
+  created: 'Congratulations! You create new payment request',
+  statusUpdated: 'Status updated',
+  statusUpdateFailed: 'Status update failed!',
+  limitUpdated: 'Limit updated',
+  limitUpdateFailed: 'Update failed!',
+  noLinks: 'You have no payment link',
+  createNew: 'Create New',
+  newRequest: '+ New Request',
+  noDetails: 'No details found!',
+  notFound: 'Payment request not found',
+  disabled: 'Payment Request Disabled!',
+  disabledHint: 'This payment link is inactive. Please contact the sender or support.',
+  limitExceeded: 'Limit Exceeded!',
+  limitExceededHint: 'Payment denied: link reached limit...',
+  expired: 'Payment Link Expired!',
+  expiredHint: 'This payment link no longer accepts payments. Ask the sender for a new link.',
+  paid: 'Payment Successful!',
+  amountRequired: 'Please enter amount',
+  amountDigits: 'Use only digits!',
+  amountInvalid: 'Enter an amount greater than 0 with at most two decimals',
+  /** A custom amount outside the link's range (form and API). */
+  amountOutOfRange: (minimum: Cents, maximum: Cents, currency: Currency = 'USD') =>
+    `Amount must be between ${formatMoney(minimum, currency)} and ${formatMoney(maximum, currency)}`,
+  /** A fixed-amount link paid with another amount (API). */
+  amountMismatch: (value: Cents, currency: Currency = 'USD') => `This link is for exactly ${formatMoney(value, currency)}`,
+  minimumAboveMaximum: 'Minimum Amount must not be more than Maximum Amount',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Enter a valid email address',
+  useLimitRequired: 'Use Limit is required',
+  useLimitInvalid: 'Use Limit must be a whole number of at least 1',
+  limitInvalid: 'Limit must be a whole number of 0 or more',
+  limitPlaceholder: 'Enter limit',
+  tpinDigits: messages.tpin.fourDigits,
+  methodsRequired: 'Choose at least one payment method',
+  methodNotAllowed: (method: PaymentMethod) => `This link does not accept ${method} payments`,
+  expiresAtInvalid: 'Expires At must be a date and time',
+  expiresAtPast: 'Expires At must be in the future',
+  currencyUnsupported: 'Only USD payment requests are supported',
+  noSuccessful: 'No successful transactions found!',
+  noFailed: 'No failed transactions found!',
+  unexpected: paymentMessages.unexpected,
+  feeTooHigh: paymentMessages.feeTooHigh,
+  copied: 'Payment link copied to clipboard',
+  ownLink: 'You cannot pay your own link from the account it pays into',
+  /** The receiving account is locked by an operator: the link takes no payments meanwhile. */
+  ownerLocked: 'This payment link cannot take payments at the moment. Please contact the sender.',
+  userMismatch: 'You can only pay from your own account',
+  sourceTypeInvalid: "type must be 'Link-payment'",
+  /** List-page cells (section 2). */
+  statusActive: 'Active',
+  statusDisabled: 'Disable',
+  amountCustom: 'Custom',
+  unlimited: 'Un-limited',
+  remainingTimes: (n: number) => `${n} Times`,
+  notAvailable: 'N/A',
+} as const;
+const m = paymentRequestMessages;
+
+export const paymentMethod = z.enum(PAYMENT_METHODS, { error: `Payment methods are ${PAYMENT_METHODS.join(' and ')}` });
+export const amountType = z.enum(AMOUNT_TYPES, { error: `Amount type is ${AMOUNT_TYPES.join(' or ')}` });
+export const paymentRequestStatus = z.enum(PAYMENT_REQUEST_STATUSES, { error: `status is ${PAYMENT_REQUEST_STATUSES.join(' or ')}` });
+
+const text = (label: string, max = 200) => z.string({ error: requiredText(label) }).trim().min(1, requiredText(label)).max(max, `${label} is too long`);
+
+/** An optional text the spec's client may send empty or null; empty is "not given". */
+const optionalText = (label: string, max = 200) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} is too long`)
+    .nullish()
+    .transform((value) => (value ? value : undefined));
+
+/** A raw amount field (text or number) the body parses only when the amount type needs it. */
+const looseAmount = z.union([z.string(), z.number()]).nullish();
+
+/** A whole count given as a number or digits text ("3"). */
+const countValue = z.union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)]);
+
+const amountOf = (label: string) => amountCents(requiredText(label), m.amountInvalid);
+
+/** Parses an amount field with the shared schema, reporting its issues at `path`. */
+function parseAmountField(value: unknown, label: string, path: (string | number)[], ctx: z.RefinementCtx): Cents | null {
+  const parsed = amountOf(label).safeParse(value ?? '');
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path, message: issue.message });
+  return null;
+}
+
+/**
+ * POST /v1/payment-request/create (the spec's body, plus an optional expiresAt).
+ * A fixed link needs amount.value; a customer-choosen one needs minimumAmount ≤ maximumAmount
+ * (the fields of the other type are ignored, never stored). useLimit (≥ 1) is needed only when
+ * isUseLimit is true. Amounts leave the schema as integer cents.
+ */
+export const createPaymentRequestBody = z
+  .object({
+    paymentPurpose: text(paymentRequestLabels.paymentPurpose, 500),
+    userId: z.string().max(100).optional(),
+    tpin: tpinValue,
+    accountNumber: text(paymentRequestLabels.accountNumber, 40),
+    customerName: optionalText(paymentRequestLabels.customerName),
+    amount: z
+      .object({
+        type: amountType,
+        currency: z.enum(CURRENCIES, { error: m.currencyUnsupported }).default('USD'),
+        value: looseAmount,
+      })
+      .strict(),
+    minimumAmount: looseAmount,
+    maximumAmount: looseAmount,
+    isUseLimit: z.boolean({ error: requiredText(paymentRequestLabels.isUseLimit) }),
+    useLimit: z.union([z.number(), z.string()]).nullish(),
+    reference: text(paymentRequestLabels.reference, 200),
+    customerEmail: z
+      .string()
+      .trim()
+      .max(320)
+      .nullish()
+      .transform((value) => (value ? value : undefined))
+      .pipe(z.email({ error: m.emailInvalid }).optional()),
+    customerPhone: optionalText(paymentRequestLabels.customerPhone, 40),
+    paymentMethods: z
+      .array(paymentMethod, { error: m.methodsRequired })
+      .min(1, m.methodsRequired)
+      .max(10, m.methodsRequired)
+      .transform((methods) => [...new Set(methods)]),
+    expiresAt: z
+      .iso.datetime({ offset: true, error: m.expiresAtInvalid })
+      .nullish()
+      .refine((value) => !value || Date.parse(value) > Date.now(), m.expiresAtPast),
+  })
+  .strict()
+  .transform((body, ctx) => {
+    let value: Cents | null = null;
+    let minimumAmount: Cents | null = null;
+    let maximumAmount: Cents | null = null;
+    if (body.amount.type === 'fixed') {
+      value = parseAmountField(body.amount.value, paymentRequestLabels.amount, ['amount', 'value'], ctx);
+    } else {
+      minimumAmount = parseAmountField(body.minimumAmount, paymentRequestLabels.minimumAmount, ['minimumAmount'], ctx);
+      maximumAmount = parseAmountField(body.maximumAmount, paymentRequestLabels.maximumAmount, ['maximumAmount'], ctx);
+      if (minimumAmount !== null && maximumAmount !== null && minimumAmount > maximumAmount) {
+        ctx.addIssue({ code: 'custom', path: ['minimumAmount'], message: m.minimumAboveMaximum });
+      }
+    }
+    let useLimit: number | null = null;
+    if (body.isUseLimit) {
+      const parsed = countValue.safeParse(body.useLimit);
+      if (body.useLimit === undefined || body.useLimit === null || body.useLimit === '') {
+        ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitRequired });
+      } else if (!parsed.success || !Number.isSafeInteger(parsed.data) || parsed.data < 1 || parsed.data > 1_000_000) {
+        ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitInvalid });
+      } else {
+        useLimit = parsed.data;
+      }
+    }
+    return {
+      ...body,
+      amount: { type: body.amount.type, currency: body.amount.currency, value },
+      minimumAmount,
+      maximumAmount,
+      useLimit,
+      expiresAt: body.expiresAt ?? null,
+    };
+  });
+export type CreatePaymentRequestBody = z.input<typeof createPaymentRequestBody>;
+export type CreatePaymentRequestInput = z.output<typeof createPaymentRequestBody>;
+
+/** The create answer's data: the new link's public id (the spec's data.pRequestURLId). */
+export const createPaymentRequestAnswer = z.object({
+  _id: z.string(),
+  pRequestURLId: z.string(),
+  pRequestURL: z.string().describe('The public pay page: PUBLIC_URL/payment-request/{pRequestURLId}'),
+});
+export type CreatePaymentRequestAnswer = z.infer<typeof createPaymentRequestAnswer>;
+
+const linkAmount = z.object({
+  type: amountType,
+  currency: z.string(),
+  value: z.number().nullable().describe('Major units; null for customer-choosen'),
+});
+
+/**
+ * A link as its owner sees it. `useLimit` is the REMAINING number of uses (null when the link
+ * has no limit); `transactions` is the COUNT of successful payments (their list is
+ * GET /v1/payment/payment-request/{id}); `paymentErrors` are the failed attempts, newest first.
+ */
+export const paymentRequestView = z.object({
+  _id: z.string(),
+  pRequestURL: z.string(),
+  pRequestURLId: z.string(),
+  status: paymentRequestStatus,
+  accountNumber: z.string(),
+  paymentPurpose: z.string(),
+  customerName: z.string().nullable(),
+  customerEmail: z.string().nullable(),
+  customerPhone: z.string().nullable(),
+  reference: z.string(),
+  amount: linkAmount,
+  minimumAmount: z.number().nullable(),
+  maximumAmount: z.number().nullable(),
+  isUseLimit: z.boolean(),
+  useLimit: z.number().int().nullable().describe('Remaining uses; null when the link has no limit'),
+  paymentMethods: z.array(paymentMethod),
+  transactions: z.number().int().describe('How many successful payments the link has taken'),
+  paymentErrors: z.array(paymentErrorView),
+  expiresAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PaymentRequestView = z.infer<typeof paymentRequestView>;
+
+/**
+ * GET /v1/payment-request/link/{pRequestURLId} (public): only what the pay page needs. The
+ * page decides its state from status, limitReached and expired.
+ */
+export const publicPaymentRequestView = z.object({
+  pRequestURLId: z.string(),
+  status: paymentRequestStatus,
+  paymentPurpose: z.string(),
+  reference: z.string(),
+  ownerName: z.string().describe("The receiving account's business name, or its holder's name"),
+  amount: linkAmount,
+  minimumAmount: z.number().nullable(),
+  maximumAmount: z.number().nullable(),
+  paymentMethods: z.array(paymentMethod),
+  isUseLimit: z.boolean(),
+  limitReached: z.boolean().describe('The limit is on and no use remains'),
+  expired: z.boolean(),
+  expiresAt: z.string().nullable(),
+});
+export type PublicPaymentRequestView = z.infer<typeof publicPaymentRequestView>;
+
+export const paymentRequestIdParams = z.object({ id: z.string().min(1).max(100) });
+export const paymentRequestAccountParams = z.object({ accountNumber: z.string().min(1).max(40) });
+export const pRequestURLIdParams = z.object({ pRequestURLId: z.string().min(1).max(100) });
+
+/** PATCH /v1/payment-request/update/{id}. */
+export const updatePaymentRequestStatusBody = z.object({ status: paymentRequestStatus }).strict();
+export type UpdatePaymentRequestStatusBody = z.infer<typeof updatePaymentRequestStatusBody>;
+
+const limitCount = z.union([z.number(), z.string().trim()], { error: m.limitInvalid }).transform((value, ctx) => {
+  const parsed = countValue.safeParse(value);
+  if (!parsed.success || !Number.isSafeInteger(parsed.data) || parsed.data < 0 || parsed.data > 1_000_000) {
+    ctx.addIssue({ code: 'custom', message: m.limitInvalid });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
+/**
+ * PATCH /v1/payment-request/limit/update/{id}: {useLimit} sets the remaining uses of a limited
+ * link; {isUseLimit: true, useLimit} turns the limit on (section 4); {isUseLimit: false} turns
+ * it off (useLimit then ignored).
+ */
+export const updatePaymentRequestLimitBody = z
+  .object({ isUseLimit: z.boolean().optional(), useLimit: limitCount.optional() })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.isUseLimit !== false && body.useLimit === undefined) ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitRequired });
+  });
+export type UpdatePaymentRequestLimitBody = z.input<typeof updatePaymentRequestLimitBody>;
+export type UpdatePaymentRequestLimitInput = z.output<typeof updatePaymentRequestLimitBody>;
+
+const payAmount = amountCents(m.amountRequired, m.amountInvalid);
+const payerEmail = z.string({ error: m.emailRequired }).trim().min(1, m.emailRequired).max(320).pipe(z.email({ error: m.emailInvalid }));
+
+/** POST /v1/payment-request/card/complete-payment/{pRequestURLId} (the spec's body). */
+export const payPaymentRequestByCardBody = z
+  .object({
+    email: payerEmail,
+    phone: optionalText('phone', 40),
+    reference: optionalText('reference', 200),
+    amount: payAmount,
+    type: completeCardBody.shape.type,
+    brand: completeCardBody.shape.brand,
+    number: completeCardBody.shape.number,
+    expiresIn: completeCardBody.shape.expiresIn,
+    cvc: completeCardBody.shape.cvc,
+    billingInfo: billingInfo.optional(),
+    cardHolderName: z.string({ error: paymentMessages.cardHolderRequired }).trim().min(1, paymentMessages.cardHolderRequired).max(200),
+    countryOrRegion: optionalText('countryOrRegion', 100),
+  })
+  .strict();
+export type PayPaymentRequestByCardBody = z.input<typeof payPaymentRequestByCardBody>;
+export type PayPaymentRequestByCardInput = z.output<typeof payPaymentRequestByCardBody>;
+
+/** POST /v1/payment-request/kestrel/complete-payment/{pRequestURLId} (signed in; the spec's body). */
+export const payPaymentRequestByKestrelBody = z
+  .object({
+    email: payerEmail.optional(),
+    reference: optionalText('reference', 200),
+    amount: payAmount,
+    userId: z.string().max(100).optional(),
+    accountNumber: z.string({ error: 'accountNumber is required' }).trim().min(1, 'accountNumber is required').max(100),
+    tpin: payTpin,
+  })
+  .strict();
+export type PayPaymentRequestByKestrelBody = z.input<typeof payPaymentRequestByKestrelBody>;
+export type PayPaymentRequestByKestrelInput = z.output<typeof payPaymentRequestByKestrelBody>;
+
+/** Both pay routes' answer. */
+export const paymentRequestPayAnswer = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  data: z.object({
+    transactionId: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    paymentId: z.string().describe('The link payment id'),
+  }),
+});
+export type PaymentRequestPayAnswer = z.infer<typeof paymentRequestPayAnswer>;
+
+/** One payment made through a link (the details page's 'Successed' tab and the source list). */
+export const linkPaymentView = z.object({
+  id: z.string(),
+  pRequestId: z.string(),
+  pRequestURLId: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  fee: z.number(),
+  source: z.object({
+    type: z.enum(['card', 'wallet']),
+    brand: z.string().nullable().describe('Card brand; null for a wallet'),
+    number: z.string().describe('Card: first 6 and last 4 digits; wallet: the payer account, masked'),
+  }),
+  payerEmail: z.string().nullable(),
+  reference: z.string().nullable().describe("The payer's reference, if given"),
+  transactionId: z.string(),
+  createdAt: z.string(),
+});
+export type LinkPaymentView = z.infer<typeof linkPaymentView>;
+
+/** GET /v1/payment/source?type=Link-payment[&accountNumber=…]. */
+export const LINK_PAYMENT_SOURCE = 'Link-payment';
+export const linkPaymentSourceQuery = z.object({
+  type: z.literal(LINK_PAYMENT_SOURCE, { error: m.sourceTypeInvalid }),
+  accountNumber: z.string().min(1).max(40).optional(),
+});
+export type LinkPaymentSourceQuery = z.infer<typeof linkPaymentSourceQuery>;
+
+/* ---------- web forms (react-hook-form: every field is text) ---------- */
+
+const digitsAndOnePoint = /^\d*\.?\d*$/;
+const formAmount = (label: string) =>
+  z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      if (value === '') ctx.addIssue({ code: 'custom', message: requiredText(label) });
+      else if (!digitsAndOnePoint.test(value)) ctx.addIssue({ code: 'custom', message: m.amountDigits });
+      else if (!parseAmount(value).ok) ctx.addIssue({ code: 'custom', message: m.amountInvalid });
+    });
+const isFormAmount = (value: string) => digitsAndOnePoint.test(value) && parseAmount(value).ok;
+
+/** The /payment-request/new form: the spec's fields and messages (section 5). */
+export const paymentRequestForm = z
+  .object({
+    paymentPurpose: z.string().trim().min(1, requiredText(paymentRequestLabels.paymentPurpose)).max(500),
+    reference: z.string().trim().min(1, requiredText(paymentRequestLabels.reference)).max(200),
+    isUseLimit: z.enum(['yes', 'no'], { error: requiredText(paymentRequestLabels.isUseLimit) }),
+    useLimit: z.string().trim(),
+    amountType: z.enum(AMOUNT_TYPES, { error: requiredText(paymentRequestLabels.amountType) }),
+    amount: z.string().trim(),
+    minimumAmount: z.string().trim(),
+    maximumAmount: z.string().trim(),
+    paymentMethods: z.array(z.enum(PAYMENT_METHODS)).min(1, m.methodsRequired),
+    customerName: z.string().trim().max(200),
+    customerEmail: z.string().trim().max(320).refine((value) => value === '' || z.email().safeParse(value).success, m.emailInvalid),
+    customerPhone: z.string().trim().max(40),
+    /** A datetime-local value ("2026-12-01T18:00"), empty for no expiry. */
+    expiresAt: z.string().trim().refine((value) => value === '' || Date.parse(value) > Date.now(), m.expiresAtPast),
+    tpin: z.string().min(1, requiredText(paymentRequestLabels.tpin)).regex(/^\d{4}$/, m.tpinDigits),
+  })
+  .superRefine((form, ctx) => {
+    const check = (field: 'amount' | 'minimumAmount' | 'maximumAmount') => {
+      const result = formAmount(paymentRequestLabels[field]).safeParse(form[field]);
+      for (const issue of result.error?.issues ?? []) ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+      return result.success;
+    };
+    if (form.amountType === 'fixed') check('amount');
+    if (form.amountType === 'customer-choosen') {
+      // Both fields are checked (no short-circuit), so both messages show at once.
+      const minimumOk = check('minimumAmount');
+      const maximumOk = check('maximumAmount');
+      const both = minimumOk && maximumOk;
+      const min = parseAmount(form.minimumAmount);
+      const max = parseAmount(form.maximumAmount);
+      if (both && min.ok && max.ok && min.cents > max.cents) ctx.addIssue({ code: 'custom', path: ['minimumAmount'], message: m.minimumAboveMaximum });
+    }
+    if (form.isUseLimit === 'yes') {
+      if (form.useLimit === '') ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitRequired });
+      else if (!/^\d+$/.test(form.useLimit) || Number(form.useLimit) < 1) ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitInvalid });
+    }
+  });
+export type PaymentRequestFormValues = z.input<typeof paymentRequestForm>;
+
+/** The new-request form's starting values. */
+export const paymentRequestFormDefaults: PaymentRequestFormValues = {
+  paymentPurpose: '',
+  reference: '',
+  isUseLimit: 'no',
+  useLimit: '',
+  amountType: 'fixed',
+  amount: '',
+  minimumAmount: '',
+  maximumAmount: '',
+  paymentMethods: ['Card', 'Kestrel'],
+  customerName: '',
+  customerEmail: '',
+  customerPhone: '',
+  expiresAt: '',
+  tpin: '',
+};
+
+/**
+ * A valid new-request form → the create body. expiresAt (a datetime-local value, read in the
+ * browser's time zone) is sent as an ISO instant.
+ */
+export function paymentRequestFormToBody(form: PaymentRequestFormValues, owner: { userId: string; accountNumber: string }): CreatePaymentRequestBody {
+  const fixed = form.amountType === 'fixed';
+  return {
+    paymentPurpose: form.paymentPurpose.trim(),
+    userId: owner.userId,
+    tpin: form.tpin,
+    accountNumber: owner.accountNumber,
+    customerName: form.customerName.trim() || undefined,
+    amount: { type: form.amountType, currency: 'USD', value: fixed ? form.amount.trim() : undefined },
+    minimumAmount: fixed ? undefined : form.minimumAmount.trim(),
+    maximumAmount: fixed ? undefined : form.maximumAmount.trim(),
+    isUseLimit: form.isUseLimit === 'yes',
+    useLimit: form.isUseLimit === 'yes' ? Number(form.useLimit) : undefined,
+    reference: form.reference.trim(),
+    customerEmail: form.customerEmail.trim() || undefined,
+    customerPhone: form.customerPhone.trim() || undefined,
+    paymentMethods: form.paymentMethods,
+    expiresAt: form.expiresAt ? new Date(form.expiresAt).toISOString() : undefined,
+  };
+}
+
+/**
+ * The public pay page's amount and email (section 5): 'Please enter amount', 'Use only
+ * digits!' (digits and one decimal point), 'Email is required'. For a custom-amount link use
+ * `paymentRequestAmountFormFor(link)`, which also checks the link's range.
+ */
+export const paymentRequestAmountForm = z.object({
+  amount: z
+    .string()
+    .trim()
+    .min(1, m.amountRequired)
+    .regex(digitsAndOnePoint, m.amountDigits)
+    .refine((value) => value === '' || !digitsAndOnePoint.test(value) || isFormAmount(value), m.amountInvalid),
+  email: z.string().trim().min(1, m.emailRequired).max(320).pipe(z.email({ error: m.emailInvalid })),
+});
+export type PaymentRequestAmountFormValues = z.input<typeof paymentRequestAmountForm>;
+
+/** The amount form for one link: a custom amount must lie within the link's minimum and maximum. */
+export function paymentRequestAmountFormFor(link: Pick<PublicPaymentRequestView, 'amount' | 'minimumAmount' | 'maximumAmount'>) {
+  return paymentRequestAmountForm.superRefine((form, ctx) => {
+    if (link.amount.type !== 'customer-choosen' || link.minimumAmount === null || link.maximumAmount === null) return;
+    const parsed = parseAmount(form.amount);
+    const minimum = majorToCents(link.minimumAmount);
+    const maximum = majorToCents(link.maximumAmount);
+    if (minimum === undefined || maximum === undefined) return;
+    if (parsed.ok && (parsed.cents < minimum || parsed.cents > maximum)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: m.amountOutOfRange(minimum, maximum) });
+    }
+  });
+}

@@ -6,8 +6,8 @@ export type FormRules<Values extends Record<keyof Values, string>> = { [Field in
 type FormErrors<Values> = Partial<Record<keyof Values, string>>;
 
 /**
- * A form of text fields for the pay pages, which must stay small: react-hook-form and zod
- * would be a quarter of the checkout's download. It behaves as the app's react-hook-form
+ * A form of text fields for the pages that must stay small (the pay pages, the login page):
+ * react-hook-form and zod would be a quarter of their download. It behaves as the app's react-hook-form
  * forms do by default: the rules run on submit; after that, a field is checked again as it
  * changes; the first field in error takes the focus; `isSubmitting` while `submit` runs.
  */

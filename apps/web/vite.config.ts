@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { routeSizeReport } from './build/route-sizes.ts';
 
@@ -18,6 +18,31 @@ const portalApp = 'app/portal-app.tsx';
 const portal = 'features/portal/components/PortalGate.tsx';
 /** A pay page opened from outside starts the checkout app (no router), then its page. */
 const checkoutApp = 'app/checkout-app.tsx';
+
+/**
+ * React DOM is the one chunk both apps need, and two thirds of the checkout: the page asks for
+ * it (and what it imports) at once, beside the entry, instead of after the entry has chosen an
+ * app. Vite preloads only an entry's static imports, and this entry has none on purpose.
+ */
+function preloadSharedChunk(name: string): Plugin {
+  return {
+    name: 'kestrel-preload-shared-chunk',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const chunks = Object.values(context.bundle ?? {}).filter((output) => output.type === 'chunk');
+        const shared = chunks.find((chunk) => chunk.name === name);
+        if (!shared) throw new Error(`No chunk named ${name} to preload`);
+        return [...shared.imports, shared.fileName].map((fileName) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
 
 export default defineConfig(({ command }) => ({
   resolve: {
@@ -35,6 +60,7 @@ export default defineConfig(({ command }) => ({
     react(),
     tailwindcss(),
     // Brotli and gzip copies made once at build time; the server sends the one the browser accepts.
+    preloadSharedChunk('react'),
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),
     routeSizeReport([
       { route: '/login', modules: [portalApp, 'features/auth/pages/LoginPage.tsx'] },

@@ -1,6 +1,6 @@
 import { TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS, type AmountCents, type Currency } from '@kestrel/shared';
-import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { CompiledQuery } from 'kysely';
+import { namedStatement, type Db } from '../../db/database.ts';
 import { newTransactionId } from './ledger.service.ts';
 
 /**
@@ -10,8 +10,9 @@ import { newTransactionId } from './ledger.service.ts';
  * postings, both balances, the transfer row, both activities, the audit entry and the
  * idempotency record, all in one round trip and one database transaction.
  *
- * It is called through Kysely's `sql` (Kysely's connection cannot name a prepared
- * statement); PostgreSQL still plans the PL/pgSQL body once per connection and caches it.
+ * It goes out as a named prepared statement (`namedStatement`): parsed once per connection,
+ * then only bound and executed; the PL/pgSQL body's own statements are planned once per
+ * connection and cached by PostgreSQL.
  */
 export interface LedgerTransferInput {
   /** SHA-256 of the caller's bearer token, as sessions are stored. */
@@ -46,12 +47,30 @@ interface Row {
   senderId: string | null;
 }
 
+const LEDGER_TRANSFER = namedStatement(
+  'ledger_transfer',
+  'SELECT * FROM ledger_transfer($1, $2, $3, $4::uuid, $5, $6, $7::bigint, $8, $9, $10, $11, $12, $13::integer, $14::integer)',
+);
+
 export async function ledgerTransfer(db: Db, input: LedgerTransferInput): Promise<LedgerTransferOutcome> {
-  const { rows } = await sql<Row>`SELECT * FROM ledger_transfer(
-    ${input.tokenHash}, ${input.senderKey}, ${input.recipientKey}, ${input.macAccountId ?? null}::uuid, ${input.tpinMac ?? null},
-    ${input.currency}, ${input.amountCents}::bigint, ${input.shownAmount}, ${newTransactionId()},
-    ${input.idempotencyKey ?? null}, ${input.requestHash}, ${input.ip},
-    ${TPIN_MAX_FAILED_ATTEMPTS}::integer, ${TPIN_LOCK_MINUTES}::integer)`.execute(db);
+  const { rows } = await db.executeQuery<Row>(
+    CompiledQuery.raw(LEDGER_TRANSFER, [
+      input.tokenHash,
+      input.senderKey,
+      input.recipientKey,
+      input.macAccountId ?? null,
+      input.tpinMac ?? null,
+      input.currency,
+      input.amountCents,
+      input.shownAmount,
+      newTransactionId(),
+      input.idempotencyKey ?? null,
+      input.requestHash,
+      input.ip,
+      TPIN_MAX_FAILED_ATTEMPTS,
+      TPIN_LOCK_MINUTES,
+    ]),
+  );
   const row = rows[0];
   if (!row) throw new Error('ledger_transfer answered no row');
   const senderId = row.senderId;

@@ -19,7 +19,7 @@ export type ChargeOutcome = { approved: true; reference: string } | { approved: 
 /**
  * A card network connection. Kestrel calls it outside any database transaction; when the
  * charge cannot be recorded afterwards (the payment was paid meanwhile, the database failed)
- * the charge is voided.
+ * the charge is voided — once the books show it was not recorded (`voidUnlessRecorded`).
  */
 export interface CardProcessor {
   readonly name: string;

@@ -1,7 +1,8 @@
 import type { ComponentType } from 'react';
-import type { RouteObject } from 'react-router';
+import { useParams, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
 import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
+import { checkoutPages, type CheckoutPage } from './checkout-pages.ts';
 import { PublicOnly, RequireAuth } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 
@@ -13,13 +14,27 @@ function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) =>
   return { lazy: async () => ({ Component: pick(await load()) }) };
 }
 
+/**
+ * A public pay page reached by a client-side navigation (opened from outside, main.tsx starts
+ * the checkout app instead): the same page, given the route's parameters as props.
+ */
+function checkoutRoute({ path, load }: CheckoutPage): RouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const Page = await load();
+      return { Component: () => <Page {...(useParams() as Record<string, string>)} /> };
+    },
+  };
+}
+
 /*
  * The route table: one line per page. A feature adds its page to exactly one list.
  *
  * Protected pages of the spec still to come (each arrives with its feature; until then the
  * side navigation's links to them show 'Page Not Found' inside the portal shell):
  *   /payment-request, /payment-request/new, /payment-request/details/:id
- * Public pages still to come: /payment-request/:pRequestURLId, /loader.
+ * Public pages still to come: /payment-request/:pRequestURLId (a line in checkout-pages.ts), /loader.
  */
 
 /** The portal gate and shell around every signed-in page: a lazy chunk of its own. */
@@ -76,8 +91,8 @@ const signedOutPages: RouteObject[] = [
 /** Open to everyone, signed in or not. */
 const publicPages: RouteObject[] = [
   { path: '/verify-email', ...lazyPage(() => import('../features/auth/pages/VerifyEmailPage.tsx'), (page) => page.VerifyEmailPage) },
-  // The hosted checkout: a visitor with no portal session; never the portal shell or its code.
-  { path: '/web-pay/:urlId', ...lazyPage(() => import('../features/checkout/pages/CheckoutPage.tsx'), (page) => page.CheckoutPage) },
+  // The pay pages (app/checkout-pages.ts): a visitor with no portal session; never the portal shell.
+  ...checkoutPages.map(checkoutRoute),
 ];
 
 export const routes: RouteObject[] = [

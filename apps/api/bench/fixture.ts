@@ -11,10 +11,10 @@ import { newTransactionId, SYSTEM_ACCOUNTS } from '../src/modules/ledger/ledger.
  * The bench's data set, written with bulk SQL because opening 10,000 accounts through the
  * API would take longer than the bench itself. Every account has the same TPIN, stored as the
  * product stores it: a keyed hash of each account's user name (tpinMac with the server's
- * secret), so a first ("cold") transfer costs what any other does. Money enters the way it does in the product: each account's opening
- * balance is a balanced ledger transaction against the funding system account, and the
- * cached balance is written in the same database transaction as its postings, so
- * verifyLedger holds from the first commit.
+ * secret), so a first ("cold") transfer costs what any other does. Money enters the way it
+ * does in the product: each account's opening balance is a balanced ledger transaction
+ * against the funding system account, and the cached balance is written in the same
+ * database transaction as its postings, so verifyLedger holds from the first commit.
  *
  * One funding transaction per account (as the test factory fundAccount does) rather than
  * one transaction with 10,001 postings: the deferred "postings balance" trigger sums the

@@ -85,7 +85,8 @@ export async function transferBalance(
     switch (outcome.kind) {
       case 'ok':
       case 'replay':
-        rememberSender(senderName, { id: outcome.senderId, userName: macUserName });
+        // A replay is answered before the TPIN check, so only 'ok' shows the name was right.
+        if (outcome.kind === 'ok') rememberSender(senderName, { id: outcome.senderId, userName: macUserName });
         return { result: outcome.body as TransferResult, replayed: outcome.kind === 'replay' };
       case 'session_invalid':
         throw unauthorized('Your session has expired. Please log in again.', 'session_expired');

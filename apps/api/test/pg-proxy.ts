@@ -63,8 +63,8 @@ export class PgProxy {
   /**
    * The next COMMIT is delivered to PostgreSQL, but its answer never comes back: the connection is reset instead.
    * A transfer is one autocommitted call of the ledger's `ledger_transfer` function, so that call counts as its COMMIT:
-   * its named prepared statement, `ledger_transfer`, is in the Parse message of its first call on a connection and in
-   * the Bind message of every call.
+   * its named prepared statement (`ledger_transfer_v2`; the match is on the prefix, so a later version's name still
+   * matches) is in the Parse message of its first call on a connection and in the Bind message of every call.
    */
   breakAfterNextCommit(): void {
     this.commitTrap = true;

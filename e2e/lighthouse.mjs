@@ -1,8 +1,9 @@
 // `npm run lighthouse`: Lighthouse (mobile preset) on /login and, signed in as the demo user,
 // on /dashboard, driving Debian's Chromium. Needs a running server with the demo data set
 // (`npm start` on a fresh data directory). Prints the scores; never passes or fails anything.
+// LIGHTHOUSE_REPORTS=<dir> keeps the full JSON reports there (LCP element, request chains).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -20,6 +21,7 @@ function lighthouse(route) {
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const report = JSON.parse(readFileSync(output, 'utf8'));
+  if (process.env.LIGHTHOUSE_REPORTS) copyFileSync(output, path.join(process.env.LIGHTHOUSE_REPORTS, path.basename(output)));
   const audit = (id) => report.audits[id]?.displayValue ?? '–';
   return {
     route,

@@ -1,6 +1,6 @@
-import { deflateSync, crc32 } from 'node:zlib';
 import { paymentMessages, storeMessages } from '@kestrel/shared';
 import type { APIRequestContext } from '@playwright/test';
+import sharp from 'sharp';
 import { expect, loginThroughForm, registerViaApi, screenshot, test, uniqueId, uniquePhone } from '../fixtures.ts';
 
 /*
@@ -14,28 +14,9 @@ import { expect, loginThroughForm, registerViaApi, screenshot, test, uniqueId, u
 const TPIN = '1357';
 const OPERATOR = { email: 'ops@example.com', password: 'kestrel-demo' };
 
-function png(rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const size = 16;
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: size }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+/** A small one-colour PNG, made by sharp (the library the server re-encodes uploads with). */
+function png([r, g, b]: [number, number, number]): Promise<Buffer> {
+  return sharp({ create: { width: 16, height: 16, channels: 3, background: { r, g, b } } }).png().toBuffer();
 }
 
 async function merchantViaApi(request: APIRequestContext) {
@@ -99,10 +80,10 @@ test('a merchant creates a store, gets it approved, takes a card payment and see
   await page.getByRole('button', { name: 'Create Store' }).click();
   await expect(page.getByText(storeMessages.tpinDigits)).toBeVisible();
   await page.getByLabel('TPIN').fill(TPIN);
-  await page.getByLabel('Store Logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png([13, 148, 136]) });
+  await page.getByLabel('Store Logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await png([13, 148, 136]) });
   await page.getByLabel('Business documents').setInputFiles([
-    { name: 'licence.png', mimeType: 'image/png', buffer: png([90, 90, 90]) },
-    { name: 'tax.png', mimeType: 'image/png', buffer: png([200, 200, 200]) },
+    { name: 'licence.png', mimeType: 'image/png', buffer: await png([90, 90, 90]) },
+    { name: 'tax.png', mimeType: 'image/png', buffer: await png([200, 200, 200]) },
   ]);
   await expect(page.getByText(storeMessages.logoRequired)).toBeHidden();
   await expect(page.getByText(storeMessages.documentsRequired)).toBeHidden();

@@ -10,11 +10,11 @@ import { newTransactionId, SYSTEM_ACCOUNTS } from '../src/modules/ledger/ledger.
 /**
  * The bench's data set, written with bulk SQL because opening 10,000 accounts through the
  * API would take longer than the bench itself. Every account has the same TPIN, stored as the
- * product stores it: a keyed hash per account (tpinMac with the server's secret), so a
- * first ("cold") transfer costs what any other does. Money enters the way it does in the product: each account's opening
- * balance is a balanced ledger transaction against the funding system account, and the
- * cached balance is written in the same database transaction as its postings, so
- * verifyLedger holds from the first commit.
+ * product stores it: a keyed hash of each account's user name (tpinMac with the server's
+ * secret), so a first ("cold") transfer costs what any other does. Money enters the way it
+ * does in the product: each account's opening balance is a balanced ledger transaction
+ * against the funding system account, and the cached balance is written in the same
+ * database transaction as its postings, so verifyLedger holds from the first commit.
  *
  * One funding transaction per account (as the test factory fundAccount does) rather than
  * one transaction with 10,001 postings: the deferred "postings balance" trigger sums the
@@ -110,9 +110,9 @@ export async function createFixture(db: Db, options: FixtureOptions): Promise<Fi
           'email', 'Tester', '50000', ${tpinHash}
         FROM unnest(${indexes}::int[], ${indexes.map((i) => accountNumbers[i])}::text[]) AS t(i, n)
         RETURNING id, user_name, account_number`.execute(trx);
-      // The keyed hash covers the account id, which the insert has just made.
+      // The keyed hash covers the user name as stored, as the product makes it.
       await sql`UPDATE accounts a SET tpin_hash = t.h
-        FROM unnest(${inserted.rows.map((r) => r.id)}::uuid[], ${inserted.rows.map((r) => tpinMac(options.secretKey, r.id, options.tpin))}::text[]) AS t(id, h)
+        FROM unnest(${inserted.rows.map((r) => r.id)}::uuid[], ${inserted.rows.map((r) => tpinMac(options.secretKey, r.userName, options.tpin))}::text[]) AS t(id, h)
         WHERE a.id = t.id`.execute(trx);
       const byUserName = new Map(inserted.rows.map((row) => [row.userName, row]));
       const rows = indexes.map((i) => {

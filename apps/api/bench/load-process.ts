@@ -16,6 +16,7 @@ const TIMEOUT_S = 30;
 interface Tally {
   failures: Record<string, number>;
   lastBodyBytes: number;
+  reusedSenders: number;
 }
 
 function randomIndex(n: number): number {
@@ -45,8 +46,9 @@ function transferOptions(load: TransferLoad, tally: Tally): Options {
   if (clients.length < load.concurrency) throw new Error(`${load.concurrency} clients asked for, ${load.clients.length} available`);
   // `cycle`: connection i is client i and loops over that client's senders, so two
   // connections never send from the same account at once. `once`: one transfer from every
-  // sender of the first `concurrency` clients, taken from one queue.
-  const queue = clients.flatMap((client) => client.senders.map((sender) => ({ token: client.token, sender })));
+  // sender of the first `concurrency` clients, taken from one queue. `fresh`: a timed run
+  // over one queue of every client's senders, so thousands of accounts can each send once.
+  const queue = (load.plan === 'fresh' ? load.clients : clients).flatMap((client) => client.senders.map((sender) => ({ token: client.token, sender })));
   let nextSlot = 0;
   let nextQueued = 0;
   const body = (sender: string) => {
@@ -70,7 +72,8 @@ function transferOptions(load: TransferLoad, tally: Tally): Options {
           const ctx = context as { slot?: number; i?: number };
           let token: string;
           let sender: string;
-          if (load.plan === 'once') {
+          if (load.plan !== 'cycle') {
+            if (nextQueued >= queue.length) tally.reusedSenders += 1;
             const next = queue[nextQueued++ % queue.length];
             if (!next) throw new Error('no senders');
             ({ token, sender } = next);
@@ -154,7 +157,7 @@ function cardOptions(load: CardLoad, tally: Tally): Options {
 }
 
 async function run(request: LoadRequest): Promise<LoadResult> {
-  const tally: Tally = { failures: {}, lastBodyBytes: 0 };
+  const tally: Tally = { failures: {}, lastBodyBytes: 0, reusedSenders: 0 };
   const options =
     request.kind === 'transfer' ? transferOptions(request, tally) : request.kind === 'card' ? cardOptions(request, tally) : getOptions(request, tally);
   const started = performance.now();
@@ -172,6 +175,7 @@ async function run(request: LoadRequest): Promise<LoadResult> {
     elapsedMs,
     failures: tally.failures,
     lastBodyBytes: tally.lastBodyBytes,
+    reusedSenders: tally.reusedSenders,
   };
 }
 

@@ -17,8 +17,12 @@ export interface TransferLoad {
   concurrency: number;
   /** One client per concurrent slot: slot i is client i, so each sends from its own accounts. */
   clients: BenchClient[];
-  /** `cycle`: loop over the senders until the time is up; `once`: one transfer from each sender, then stop. */
-  plan: 'cycle' | 'once';
+  /**
+   * `cycle`: loop over the senders until the time is up; `once`: one transfer from each sender, then stop;
+   * `fresh`: until the time is up, every transfer from a sender that has not sent yet in this run, taken
+   * from all clients' senders (any connection may send for any client: each sender carries its owner's token).
+   */
+  plan: 'cycle' | 'once' | 'fresh';
   /** User names to pick a recipient from at random (never the sender itself). */
   recipients: string[];
   /** When set, every transfer goes to this account instead (the hot recipient). */
@@ -62,4 +66,6 @@ export interface LoadResult {
   failures: Record<string, number>;
   /** Bytes of the last successful body (to show what a GET returns). */
   lastBodyBytes: number;
+  /** `fresh` runs: transfers that had to reuse a sender because every one had sent already (0 = none). */
+  reusedSenders?: number;
 }

@@ -27,6 +27,7 @@ import { encryptStoreKey, newStoreId, newStoreKey } from '../src/modules/stores/
 import { runBare } from './bare-sql.ts';
 import { pgbenchAvailable, PGBENCH, runPgbench } from './pgbench.ts';
 import { createFixture, type BenchAccount, type Fixture } from './fixture.ts';
+import { cpuMsOf, rssMiBOf, startSeparateServer } from './separate-server.ts';
 import { LoadGenerator } from './load.ts';
 import type { BenchClient, LoadResult } from './load-protocol.ts';
 import { cpuShare, rate, readCpuTicks, rowFrom, table, type Row } from './report.ts';
@@ -39,8 +40,11 @@ const ACCOUNTS = 10_000;
 const CLIENT_USERS = 64;
 /** Accounts each client sends from in the measured phases (their TPINs are warmed first). */
 const SENDERS_PER_CLIENT = 8;
-/** Accounts per client kept unused for the cold figure. */
-const COLD_PER_CLIENT = 16;
+/** Never-used accounts per client user for the single-client cold figure; the rest of each user's accounts are for the 8-client one. */
+const COLD1_PER_CLIENT = 40;
+/** API processes in the separate-server rows (PostgreSQL only). */
+const WEB_CONCURRENCIES = [1, 2] as const;
+const SEPARATE_LEVELS = [8, 32] as const;
 const HISTORY_TRANSACTIONS = 1_000;
 /** The page the web app asks for. */
 const LIST_PAGE = 50;
@@ -198,9 +202,9 @@ async function barePool(storage: Storage, max: number): Promise<{ pool: pg.Pool;
 interface SenderPlan {
   /** Per client user: the accounts it sends from in the measured phases. */
   pool: BenchAccount[][];
-  /** Per client user: never-used accounts for the single-client cold figure. */
+  /** Per client user: never-used accounts for the single-client cold figure (any connection sends for any user). */
   cold1: BenchAccount[][];
-  /** Per client user: never-used accounts for the 8-client cold figure. */
+  /** Per client user: never-used accounts for the 8-client cold figure (thousands: enough for a phase as long as a warm one). */
   cold8: BenchAccount[][];
 }
 
@@ -209,13 +213,72 @@ function planSenders(fixture: Fixture): SenderPlan {
   const slice = (from: number, n: number) => own.map((accounts) => accounts.slice(from, from + n));
   return {
     pool: slice(0, SENDERS_PER_CLIENT),
-    cold1: slice(SENDERS_PER_CLIENT, COLD_PER_CLIENT),
-    cold8: slice(SENDERS_PER_CLIENT + COLD_PER_CLIENT, COLD_PER_CLIENT),
+    cold1: slice(SENDERS_PER_CLIENT, COLD1_PER_CLIENT),
+    cold8: slice(SENDERS_PER_CLIENT + COLD1_PER_CLIENT, ACCOUNTS),
   };
 }
 
 function clientsFor(fixture: Fixture, senders: BenchAccount[][]): BenchClient[] {
   return fixture.users.map((user, i) => ({ token: user.token, senders: (senders[i] ?? []).map((a) => a.userName) }));
+}
+
+type TransferLoadFn = (
+  senders: BenchAccount[][],
+  concurrency: number,
+  options?: { plan?: 'cycle' | 'once' | 'fresh'; durationMs?: number; baseUrl?: string },
+) => Promise<LoadResult>;
+
+/**
+ * Random pairs against the API started as a separate server (src/server.ts) with
+ * `webConcurrency` processes. The bench process only drives it, so "main thread" does not
+ * apply: the note gives the server processes' CPU time per transfer, and the RSS column
+ * the largest of them.
+ */
+async function separateServerRows(
+  databaseUrl: string,
+  secretKey: string,
+  dataDir: string,
+  webConcurrency: number,
+  transferLoad: TransferLoadFn,
+  senders: BenchAccount[][],
+): Promise<Row[]> {
+  progress(`postgres: starting the API as separate processes, WEB_CONCURRENCY=${webConcurrency}`);
+  const server = await startSeparateServer({ databaseUrl, secretKey, dataDir: path.join(dataDir, `web-concurrency-${webConcurrency}`), webConcurrency });
+  const rows: Row[] = [];
+  try {
+    // Warm-up, as for the in-process server: each process's pool and JIT, each sender's first transfer.
+    await transferLoad(senders, CLIENT_USERS, { plan: 'once', durationMs: 120_000, baseUrl: server.baseUrl });
+    await transferLoad(senders, CLIENT_USERS, { durationMs: Math.min(PHASE_MS, 3000), baseUrl: server.baseUrl });
+    for (const level of SEPARATE_LEVELS) {
+      progress(`postgres: HTTP random pairs, ${level} clients, WEB_CONCURRENCY=${webConcurrency}`);
+      const pids = server.pids();
+      const cpuBefore = pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+      const ticks = readCpuTicks();
+      let rss = 0;
+      const sample = () => {
+        for (const pid of pids) rss = Math.max(rss, rssMiBOf(pid));
+      };
+      const sampler = setInterval(sample, 100);
+      let result: LoadResult;
+      try {
+        result = await transferLoad(senders, level, { baseUrl: server.baseUrl });
+      } finally {
+        clearInterval(sampler);
+      }
+      sample();
+      const cpuMs = pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0) - cpuBefore;
+      const processes = webConcurrency > 1 ? `the primary and ${webConcurrency} workers` : 'one process';
+      rows.push({
+        ...rowOf(`HTTP, random pairs, separate server, WEB_CONCURRENCY=${webConcurrency}`, level, result),
+        cpu: cpuShare(ticks, readCpuTicks()),
+        rssMiB: rss,
+        note: `server CPU ${result.count ? (cpuMs / result.count).toFixed(2) : '–'} ms per transfer (${processes})`,
+      });
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
 }
 
 interface DatabaseResult {
@@ -270,11 +333,11 @@ async function benchDatabase(kind: Kind): Promise<DatabaseResult> {
     const transferLoad = (
       senders: BenchAccount[][],
       concurrency: number,
-      options: { plan?: 'cycle' | 'once'; hot?: boolean; durationMs?: number; idempotencyKeys?: boolean } = {},
+      options: { plan?: 'cycle' | 'once' | 'fresh'; hot?: boolean; durationMs?: number; idempotencyKeys?: boolean; baseUrl?: string } = {},
     ) =>
       generator.run({
         kind: 'transfer',
-        baseUrl,
+        baseUrl: options.baseUrl ?? baseUrl,
         concurrency,
         clients: clientsFor(fixture, senders),
         plan: options.plan ?? 'cycle',
@@ -307,17 +370,20 @@ async function benchDatabase(kind: Kind): Promise<DatabaseResult> {
 
     const transfers: Row[] = [];
     const notes: string[] = [];
-    // Cold: the first transfer of an account (nothing about it cached in the server; the
-    // TPIN is a keyed hash checked inside the transfer's one database call).
-    progress(`${kind}: cold transfers`);
+    // Cold: every transfer is the first from its account (nothing about it cached in the
+    // server; the TPIN is a keyed hash checked inside the transfer's one database call), for
+    // as long as a warm phase, from thousands of accounts that have never sent.
     for (const [level, senders] of [
       [1, plan.cold1],
       [8, plan.cold8],
     ] as const) {
+      progress(`${kind}: cold transfers, ${level} client${level === 1 ? '' : 's'} (${senders.reduce((n, list) => n + list.length, 0)} never-used accounts)`);
       const row = await measured(async () => {
-        const cold = await transferLoad(senders, level, { plan: 'once', durationMs: 60_000 });
-        return rowOf('HTTP, cold (first transfer of each account)', level, cold);
-      });
+        const cold = await transferLoad(senders, level, { plan: 'fresh' });
+        const result = rowOf('HTTP, cold (first transfer of each account)', level, cold);
+        if (cold.reusedSenders) result.note = `ran out of never-used accounts: ${cold.reusedSenders} transfers were not cold`;
+        return result;
+      }, `${kind}-http-cold-${level}`);
       transfers.push(row);
     }
 
@@ -351,6 +417,14 @@ async function benchDatabase(kind: Kind): Promise<DatabaseResult> {
         );
       }
     }
+    // The API in processes of its own, as production starts it, with 1 and 2 API processes
+    // (WEB_CONCURRENCY; PostgreSQL only). Before the hot store: its callbacks would be sent.
+    if (storage.databaseUrl) {
+      for (const webConcurrency of WEB_CONCURRENCIES) {
+        transfers.push(...(await separateServerRows(storage.databaseUrl, config.secretKey, storage.dataDir, webConcurrency, transferLoad, plan.pool)));
+      }
+    }
+
     // The hot store: card payments (create + pay) into one Approved store, whose owner's
     // wallet and the card-clearing and fee-revenue accounts are in every payment.
     const storeId = newStoreId();
@@ -493,6 +567,11 @@ function annotate(rows: Row[]): void {
       const random = find('HTTP, random pairs', level);
       if (shape === 'hot recipient' && random && rate(random) > 0) notes.unshift(`${(rate(http) / rate(random)).toFixed(2)}× random pairs`);
       http.note = notes.filter(Boolean).join('; ');
+    }
+    for (const webConcurrency of WEB_CONCURRENCIES) {
+      const separate = find(`HTTP, random pairs, separate server, WEB_CONCURRENCY=${webConcurrency}`, level);
+      const share = pct(separate, find('pgbench one-statement transfer, random pairs', level));
+      if (separate && share) separate.note = `${separate.note ?? ''}; ${share} of pgbench`;
     }
     const hotStore = find('HTTP, hot store card payments (create + pay)', level);
     const random = find('HTTP, random pairs', level);

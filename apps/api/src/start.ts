@@ -60,7 +60,7 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Demo
   if (!config.seedDemo) return null;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: config.databaseTimeouts, log });
   try {
-    const demoLogins = await seedDemo(database.db);
+    const demoLogins = await seedDemo(database.db, config.secretKey);
     if (demoLogins) log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
     return demoLogins;
   } finally {
@@ -85,7 +85,7 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     const migrations = applied ?? (prepared ? [] : await migrate(database.db));
     const app = await buildApp({ config, db: database.db, loggerInstance: log, ...(options.webDist ? { webDist: options.webDist } : {}) });
     if (migrations.length) app.log.info({ applied: migrations }, 'applied database migrations');
-    const demoLogins = config.seedDemo && !prepared ? await seedDemo(database.db) : null;
+    const demoLogins = config.seedDemo && !prepared ? await seedDemo(database.db, config.secretKey) : null;
     if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
     // bob's demo store and its payments go through the real gateway code, so they need the app.
     const demoStore = demoLogins ? await seedDemoStore(app.ctx) : null;

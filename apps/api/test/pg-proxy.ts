@@ -62,7 +62,9 @@ export class PgProxy {
 
   /**
    * The next COMMIT is delivered to PostgreSQL, but its answer never comes back: the connection is reset instead.
-   * A transfer is one autocommitted call of the ledger's `ledger_transfer` function, so that call counts as its COMMIT.
+   * A transfer is one autocommitted call of the ledger's `ledger_transfer` function, so that call counts as its COMMIT:
+   * its named prepared statement (`ledger_transfer_v2`; the match is on the prefix, so a later version's name still
+   * matches) is in the Parse message of its first call on a connection and in the Bind message of every call.
    */
   breakAfterNextCommit(): void {
     this.commitTrap = true;
@@ -103,7 +105,7 @@ export class PgProxy {
     client.on('data', (chunk: Buffer) => {
       if (pair.silent) return;
       upstream.write(chunk);
-      if (this.commitTrap && (isCommit(chunk) || chunk.includes('ledger_transfer(', 0, 'latin1'))) {
+      if (this.commitTrap && (isCommit(chunk) || chunk.includes('ledger_transfer', 0, 'latin1'))) {
         this.commitTrap = false;
         answering = false;
         // Give PostgreSQL time to run the COMMIT it has received, then break the connection.

@@ -5,8 +5,10 @@ import type { Plugin } from 'vite';
 /** A page of the app and the source modules it needs beyond the entry (its lazy chunks). */
 export interface RouteSize {
   route: string;
-  /** Paths under src/ of the lazily loaded modules the route renders, outermost first. */
+  /** Paths under src/ of the modules the entry loads dynamically for the route (its app, its lazy chunks), outermost first. */
   modules: string[];
+  /** The most the route may download, in KB gzipped: more is reported as a warning. */
+  budgetKB?: number;
 }
 
 interface ChunkInfo {
@@ -19,8 +21,10 @@ interface ChunkInfo {
 
 /**
  * Prints, after a production build, how much JavaScript (gzipped) each listed route
- * downloads: the entry chunk and the route's lazy chunks with everything they import
- * statically, each chunk counted once. Code splitting is only worth what this shows.
+ * downloads: the entry chunk with its static imports, then the chunks the entry and the
+ * router load dynamically for the route (the checkout or portal app, the page) with
+ * everything they import statically, each chunk counted once. Code splitting is only worth
+ * what this shows.
  */
 export function routeSizeReport(routes: RouteSize[]): Plugin {
   return {
@@ -49,7 +53,7 @@ export function routeSizeReport(routes: RouteSize[]): Plugin {
         [...chunks.values()].find((chunk) => chunk.facade !== null && chunk.facade.split(path.sep).join('/').endsWith(`/src/${source}`));
 
       const rows: string[] = [];
-      for (const { route, modules } of routes) {
+      for (const { route, modules, budgetKB } of routes) {
         const needed = new Set<string>();
         closure(entry.fileName, needed);
         const missing = modules.filter((source) => !byModule(source));
@@ -59,7 +63,10 @@ export function routeSizeReport(routes: RouteSize[]): Plugin {
         }
         const bytes = [...needed].reduce((sum, name) => sum + (chunks.get(name)?.gzipBytes ?? 0), 0);
         const note = missing.length ? `  (not split out: ${missing.join(', ')})` : '';
-        rows.push(`  ${route.padEnd(28)} ${(bytes / 1024).toFixed(1).padStart(7)} KB in ${needed.size} chunks${note}`);
+        const over = budgetKB !== undefined && bytes / 1024 > budgetKB;
+        const budget = budgetKB === undefined ? '' : over ? `  OVER its budget of ${budgetKB} KB` : `  (budget ${budgetKB} KB)`;
+        rows.push(`  ${route.padEnd(28)} ${(bytes / 1024).toFixed(1).padStart(7)} KB in ${needed.size} chunks${budget}${note}`);
+        if (over) this.warn(`${route} downloads ${(bytes / 1024).toFixed(1)} KB of JavaScript (gzipped), over its budget of ${budgetKB} KB`);
       }
       this.info(`JavaScript per route (gzipped):\n${rows.join('\n')}`);
     },

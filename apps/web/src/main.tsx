@@ -1,17 +1,16 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { AppProviders } from './app/providers.tsx';
-import { router } from './app/router.ts';
+import { matchCheckoutPage } from './app/checkout-pages.ts';
 import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+// The entry decides which app to download: a visitor opening a pay page gets the small
+// checkout app (no router, no portal); every other path gets the portal's router.
+const checkout = matchCheckoutPage(window.location.pathname);
+if (checkout) {
+  // The page's chunk is fetched alongside the app's, not after it.
+  const page = checkout.page.load();
+  void import('./app/checkout-app.tsx').then((app) => app.startCheckout(container, page, checkout.params));
+} else {
+  void import('./app/portal-app.tsx').then((app) => app.startPortal(container));
+}

@@ -39,6 +39,7 @@ export const ACCOUNT_COOKIE_POLL_MS = 1000;
 export const CARD_NUMBER_MAX_CHARS = 19;
 export const CARD_EXPIRY_MAX_CHARS = 5;
 export const CARD_CVC_LENGTH = 3;
+export const CARD_HOLDER_MAX_CHARS = 200;
 
 export const PAYMENT_REDIRECT_DELAY_MS = 2000;
 export const COPIED_HINT_MS = 3000;

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { amountCents, asCents, centsToDecimalString, centsToMajor, formatMoney, majorToCents, MAX_AMOUNT_CENTS, parseAmount } from './money.ts';
+import { amountCents } from './money-schema.ts';
+import { asCents, centsToDecimalString, centsToMajor, formatMoney, majorToCents, MAX_AMOUNT_CENTS, parseAmount } from './money.ts';
 
 describe('parseAmount', () => {
   it.each([

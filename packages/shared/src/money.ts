@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { CURRENCIES, CURRENCY_PREFIX, type Currency } from './constants.ts';
 
 /**
@@ -61,29 +60,6 @@ export function parseAmount(input: string | number): ParseResult {
   if (cents > MAX_AMOUNT_CENTS) return { ok: false, reason: 'range' };
   return { ok: true, cents: cents as Cents };
 }
-
-/**
- * A money amount in major units, as text ("12.50") or a JSON number (12.5), parsed once into
- * integer `Cents` by exact decimal parsing. Empty is `requiredMessage`; more than two
- * decimals, zero, negative, malformed or over MAX_AMOUNT_CENTS is `invalidMessage`.
- * The API's request schemas and the web forms use this one schema, so everything after
- * validation works on cents and never parses the amount again.
- */
-export const amountCents = (requiredMessage: string, invalidMessage: string) =>
-  z
-    .union([z.string(), z.number()], { error: requiredMessage })
-    .transform((value, context): Cents => {
-      if (typeof value === 'string' && value.trim() === '') {
-        context.addIssue({ code: 'custom', message: requiredMessage });
-        return z.NEVER;
-      }
-      const parsed = parseAmount(value);
-      if (!parsed.ok) {
-        context.addIssue({ code: 'custom', message: invalidMessage });
-        return z.NEVER;
-      }
-      return parsed.cents;
-    });
 
 /**
  * Major units → cents for amounts the API sends (balances, fees, transaction amounts): the

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CamelCasePlugin, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { CamelCasePlugin, type CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
@@ -54,12 +55,42 @@ export interface ConnectionLog {
   warn(object: object, message: string): void;
 }
 
+/** Statement text → prepared-statement name, for the statements registered with `namedStatement`. */
+const statementNames = new Map<string, string>();
+
 /**
- * Kysely's view of the pool, discarding a connection that failed with a connection-level error
- * (reset, terminated, timed out) instead of handing it back to the pool for the next request:
+ * Registers `text` as a named prepared statement and answers it, to be run through Kysely
+ * (`db.executeQuery(CompiledQuery.raw(text, values))`). Kysely's connection sends every query
+ * unnamed, so PostgreSQL parses and plans it on every call; the pool adapter below sends a
+ * registered text as `pg`'s `{ name, text, values }` instead: parsed once per connection,
+ * then only bound and executed. For the hot path's one call, where parsing is a visible share.
+ */
+export function namedStatement(name: string, text: string): string {
+  const known = statementNames.get(text);
+  if (known === name) return text;
+  // `pg` refuses one name for two texts on a connection; catch it at registration instead.
+  if (known !== undefined || [...statementNames.values()].includes(name)) throw new Error(`prepared statement ${name} registered twice`);
+  statementNames.set(text, name);
+  return text;
+}
+
+/**
+ * A query built with Kysely, sent as a named prepared statement (see `namedStatement`). Its
+ * text can differ with its inputs' shape (e.g. how the account is named), so each distinct
+ * text gets its own name, `name` and a hash of the text: a few per call site, never one per value.
+ */
+export function prepared<R>(name: string, query: CompiledQuery<R>): CompiledQuery<R> {
+  namedStatement(`${name}_${createHash('sha256').update(query.sql).digest('hex').slice(0, 12)}`, query.sql);
+  return query;
+}
+
+/**
+ * Kysely's view of the pool: registered statements go out named (see `namedStatement`), and on
+ * PostgreSQL (`discardBroken`) a connection that failed with a connection-level error (reset,
+ * terminated, timed out) is discarded instead of handed back to the pool for the next request:
  * after a client-side read timeout `pg` would still consider it usable.
  */
-function discardingBrokenConnections(pool: pg.Pool): PostgresPool {
+function kyselyPool(pool: pg.Pool, options: { discardBroken: boolean }): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect();
@@ -67,8 +98,10 @@ function discardingBrokenConnections(pool: pg.Pool): PostgresPool {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       return {
         query(...args: unknown[]) {
-          const result = query(...args);
-          if (!(result instanceof Promise)) return result;
+          const [text, values] = args;
+          const name = typeof text === 'string' ? statementNames.get(text) : undefined;
+          const result = name === undefined ? query(...args) : query({ name, text, values });
+          if (!options.discardBroken || !(result instanceof Promise)) return result;
           return result.catch((error: unknown) => {
             if (isDatabaseUnavailable(error)) broken = error as Error;
             throw error;
@@ -112,7 +145,7 @@ function postgresPool(options: DatabaseOptions): pg.Pool {
 /** Opens the database: PostgreSQL via `pg`, or embedded PGlite through the same `pg` driver. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = discardingBrokenConnections(postgresPool(options));
+    const pool = kyselyPool(postgresPool(options), { discardBroken: true });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
@@ -128,7 +161,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
     const pglite = await PGlite.create(options.pgliteDir ?? 'memory://');
     // PGlite is one connection: a pool of one serialises transactions, as PostgreSQL would with locks.
-    const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+    // The `pg` clients this pool makes share one PGlite connection object, and with it the
+    // record of which statements are prepared, as PGlite's one backend shares them.
+    const pool = kyselyPool(new pg.Pool({ ...createPgConfig(pglite), max: 1 }), { discardBroken: false });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
     return {
       db,

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { useParams, type RouteObject } from 'react-router';
 import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
 import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
+import { checkoutPages, type CheckoutPage } from './checkout-pages.ts';
 import { PublicOnly, RequireAuth } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 
@@ -11,6 +12,20 @@ import { RootLayout } from './RootLayout.tsx';
  */
 function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType): Pick<RouteObject, 'lazy'> {
   return { lazy: async () => ({ Component: pick(await load()) }) };
+}
+
+/**
+ * A public pay page reached by a client-side navigation (opened from outside, main.tsx starts
+ * the checkout app instead): the same page, given the route's parameters as props.
+ */
+function checkoutRoute({ path, load }: CheckoutPage): RouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const Page = await load();
+      return { Component: () => <Page {...(useParams() as Record<string, string>)} /> };
+    },
+  };
 }
 
 /*
@@ -79,21 +94,8 @@ const signedOutPages: RouteObject[] = [
 /** Open to everyone, signed in or not. */
 const publicPages: RouteObject[] = [
   { path: '/verify-email', ...lazyPage(() => import('../features/auth/pages/VerifyEmailPage.tsx'), (page) => page.VerifyEmailPage) },
-  // The hosted checkout: a visitor with no portal session; never the portal shell or its code.
-  { path: '/web-pay/:urlId', ...lazyPage(() => import('../features/checkout/pages/CheckoutPage.tsx'), (page) => page.CheckoutPage) },
-  // A payment-request link's pay page, the same kind of visitor's page. It takes the link id as a
-  // prop, so the page itself does not need the router.
-  {
-    path: '/payment-request/:pRequestURLId',
-    ...lazyPage(
-      () => import('../features/checkout/pages/PaymentRequestPayPage.tsx'),
-      ({ PaymentRequestPayPage }) =>
-        function PaymentRequestPayRoute() {
-          const { pRequestURLId = '' } = useParams();
-          return <PaymentRequestPayPage pRequestURLId={pRequestURLId} />;
-        },
-    ),
-  },
+  // The pay pages (app/checkout-pages.ts): a visitor with no portal session; never the portal shell.
+  ...checkoutPages.map(checkoutRoute),
 ];
 
 export const routes: RouteObject[] = [

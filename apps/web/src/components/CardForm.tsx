@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { CARD_EXPIRY_MAX_CHARS, CARD_NUMBER_MAX_CHARS, cardForm, formatCardNumber, formatExpiry, inferCardBrand, type CardBrand, type CardFormValues } from '@kestrel/shared';
+import { CARD_EXPIRY_MAX_CHARS, CARD_HOLDER_MAX_CHARS, CARD_NUMBER_MAX_CHARS, formatCardNumber, formatExpiry, inferCardBrand, paymentMessages, type CardBrand, type CardFormValues } from '@kestrel/shared';
 import type { ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { usePlainForm, type FormRules } from '../lib/plain-form.ts';
 import { Button } from './Button.tsx';
 import { FloatingField } from './FloatingField.tsx';
 
@@ -9,6 +8,14 @@ export interface CardDetails extends CardFormValues {
   /** Inferred from the number as it is typed (undefined while unknown). */
   brand: CardBrand | undefined;
 }
+
+/** The spec's card form rules and messages; every field is trimmed. */
+const cardRules: FormRules<CardFormValues> = {
+  number: (value) => (value.trim() ? undefined : paymentMessages.cardNumberRequired),
+  expiresIn: (value) => (value.trim() ? undefined : paymentMessages.expiryRequired),
+  cvc: (value) => (!value.trim() ? paymentMessages.cvcRequired : /^\d{3}$/.test(value.trim()) ? undefined : paymentMessages.cvcInvalid),
+  cardHolderName: (value) => (value.trim() ? undefined : paymentMessages.cardHolderRequired),
+};
 
 /** The brand the number says, shown beside it as it is typed. */
 function BrandMark({ brand }: { brand: CardBrand | 'unknown' }) {
@@ -46,21 +53,22 @@ export function CardForm({
   onPay: (card: CardDetails) => void | Promise<void>;
   children?: ReactNode;
 }) {
-  const {
-    register,
-    handleSubmit,
-    control,
-    setValue,
-    formState: { errors },
-  } = useForm<CardFormValues>({ resolver: zodResolver(cardForm), defaultValues: { number: '', expiresIn: '', cvc: '', cardHolderName: '' } });
-  const number = useWatch({ control, name: 'number' });
-  const brand = inferCardBrand(number ?? '');
+  const { values, field, handleSubmit } = usePlainForm<CardFormValues>({ number: '', expiresIn: '', cvc: '', cardHolderName: '' }, cardRules);
+  const brand = inferCardBrand(values.number);
 
   return (
     <form
       noValidate
       className="space-y-4"
-      onSubmit={handleSubmit((values) => onPay({ ...values, brand: brand === 'unknown' ? undefined : brand }))}
+      onSubmit={handleSubmit((card) =>
+        onPay({
+          number: card.number.trim(),
+          expiresIn: card.expiresIn.trim(),
+          cvc: card.cvc.trim(),
+          cardHolderName: card.cardHolderName.trim(),
+          brand: brand === 'unknown' ? undefined : brand,
+        }),
+      )}
     >
       {children}
       <FloatingField
@@ -68,13 +76,12 @@ export function CardForm({
         inputMode="numeric"
         autoComplete="cc-number"
         maxLength={CARD_NUMBER_MAX_CHARS}
-        error={errors.number?.message}
         trailing={
           <span className="pointer-events-none absolute top-1/2 right-3.5 -translate-y-1/2">
             <BrandMark brand={brand} />
           </span>
         }
-        {...register('number', { onChange: (event) => setValue('number', formatCardNumber(String(event.target.value))) })}
+        {...field('number', formatCardNumber)}
       />
       <div className="grid grid-cols-2 gap-4">
         <FloatingField
@@ -82,12 +89,11 @@ export function CardForm({
           inputMode="numeric"
           autoComplete="cc-exp"
           maxLength={CARD_EXPIRY_MAX_CHARS}
-          error={errors.expiresIn?.message}
-          {...register('expiresIn', { onChange: (event) => setValue('expiresIn', formatExpiry(String(event.target.value))) })}
+          {...field('expiresIn', formatExpiry)}
         />
-        <FloatingField label="CVC" inputMode="numeric" autoComplete="cc-csc" maxLength={3} error={errors.cvc?.message} {...register('cvc')} />
+        <FloatingField label="CVC" inputMode="numeric" autoComplete="cc-csc" maxLength={3} {...field('cvc')} />
       </div>
-      <FloatingField label="Card holder name" autoComplete="cc-name" error={errors.cardHolderName?.message} {...register('cardHolderName')} />
+      <FloatingField label="Card holder name" autoComplete="cc-name" maxLength={CARD_HOLDER_MAX_CHARS} {...field('cardHolderName')} />
       <Button type="submit" size="lg" className="w-full" loading={busy}>
         {payLabel}
       </Button>

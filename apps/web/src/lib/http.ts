@@ -1,4 +1,4 @@
-import { errorEnvelope } from '@kestrel/shared';
+import type * as Contracts from '@kestrel/shared';
 import type { z } from 'zod';
 import { readCookie, COOKIE_NAMES } from './cookies.ts';
 
@@ -80,7 +80,6 @@ interface SuccessEnvelope {
   message?: string;
   data: unknown;
 }
-type ErrorEnvelope = z.infer<typeof errorEnvelope>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -90,8 +89,9 @@ function isSuccessEnvelope(value: unknown): value is SuccessEnvelope {
   return isRecord(value) && value.status === 'success' && 'data' in value;
 }
 
-function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
-  return errorEnvelope.safeParse(value).success;
+/** The error envelope `{ status: 'error', error, code, fields? }` (contracts/common.ts), checked by hand so no page downloads zod for it. */
+function isErrorEnvelope(value: unknown): value is Contracts.ErrorBody {
+  return isRecord(value) && value.status === 'error' && typeof value.error === 'string' && typeof value.code === 'string' && (value.fields === undefined || isRecord(value.fields));
 }
 
 function stringRecord(value: unknown): Record<string, string> | undefined {
@@ -100,8 +100,18 @@ function stringRecord(value: unknown): Record<string, string> | undefined {
   return Object.fromEntries(entries);
 }
 
-/** A response contract: the zod schema of the route's `data`. */
-export type ResponseSchema<T> = z.ZodType<T>;
+/**
+ * A response contract: the zod schema of the route's `data`, or a function that picks it
+ * from the contracts (`(contracts) => contracts.checkoutView`). The function form is looked
+ * up in development only, so a page that must stay small (the checkout) downloads neither
+ * the contracts nor zod for a check that production skips anyway.
+ */
+export type ResponseSchema<T> = z.ZodType<T> | ((contracts: typeof Contracts) => z.ZodType<T>);
+
+function reportDrift(path: string, schema: z.ZodType, data: unknown): void {
+  const result = schema.safeParse(data);
+  if (!result.success) console.error(`[contract drift] ${path} answered data that does not match its response schema`, result.error.issues, data);
+}
 
 /**
  * In development, checks `data` against the route's contract and reports drift loudly. In
@@ -110,8 +120,8 @@ export type ResponseSchema<T> = z.ZodType<T>;
  */
 function checkedData<T>(path: string, schema: ResponseSchema<T>, data: unknown): T {
   if (import.meta.env.DEV) {
-    const result = schema.safeParse(data);
-    if (!result.success) console.error(`[contract drift] ${path} answered data that does not match its response schema`, result.error.issues, data);
+    if (typeof schema === 'function') void import('@kestrel/shared').then((contracts) => reportDrift(path, schema(contracts), data));
+    else reportDrift(path, schema, data);
   }
   // The data itself is handed on as it came, so development and production behave alike.
   return data as T;

@@ -1,4 +1,3 @@
-import { publicConfig } from '@kestrel/shared';
 import { useQuery } from '@tanstack/react-query';
 import { http } from './http.ts';
 
@@ -6,7 +5,7 @@ import { http } from './http.ts';
 export function usePublicConfig() {
   return useQuery({
     queryKey: ['public-config'],
-    queryFn: async ({ signal }) => (await http.get('/v1/config', publicConfig, { auth: false, signal })).data,
+    queryFn: async ({ signal }) => (await http.get('/v1/config', (contracts) => contracts.publicConfig, { auth: false, signal })).data,
     staleTime: Infinity,
   });
 }

@@ -13,12 +13,11 @@ export const loginBody = z
   .strict();
 export type LoginBody = z.infer<typeof loginBody>;
 
-/** Checkout's wallet login uses other messages (document 2, section 5). */
-export const checkoutLoginForm = z.object({
-  email: z.string().trim().min(1, m.checkoutLogin.emailRequired),
-  password: z.string().min(1, m.checkoutLogin.passwordRequired),
-});
-export type CheckoutLoginForm = z.infer<typeof checkoutLoginForm>;
+/** Checkout's wallet login (other messages, document 2, section 5; rules in the web's WalletPay). */
+export interface CheckoutLoginForm {
+  email: string;
+  password: string;
+}
 
 /** E-mail addresses are compared case-insensitively; we store them lower-cased. */
 export const emailAddress = (required: string) =>

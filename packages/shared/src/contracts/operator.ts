@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountCents } from '../money.ts';
+import { amountCents } from '../money-schema.ts';
 import { currencyCode } from './common.ts';
 
 /** GET /v1/operator/identity-reviews: an account whose identity documents wait for review. */

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { AMOUNT_TYPES, CURRENCIES, PAYMENT_METHODS, PAYMENT_REQUEST_STATUSES, type Currency } from '../constants.ts';
 import { messages } from '../messages.ts';
-import { amountCents, formatMoney, majorToCents, parseAmount, type Cents } from '../money.ts';
+import { amountCents } from '../money-schema.ts';
+import { formatMoney, majorToCents, parseAmount, type Cents } from '../money.ts';
+import { paymentMessages } from '../pay-messages.ts';
 import { tpinValue } from './transfers.ts';
-import { billingInfo, completeCardBody, payTpin, paymentErrorView, paymentMessages } from './payments.ts';
+import { billingInfo, completeCardBody, payTpin, paymentErrorView } from './payments.ts';
 
 /*
  * Payment-request links: an account holder creates a link (fixed amount or one the payer

@@ -1,43 +1,8 @@
 import { z } from 'zod';
-import { CARD_BRANDS, CURRENCIES } from '../constants.ts';
-import { amountCents } from '../money.ts';
+import { CARD_BRANDS, CARD_HOLDER_MAX_CHARS, CURRENCIES } from '../constants.ts';
+import { amountCents } from '../money-schema.ts';
+import { checkoutMessages, paymentMessages } from '../pay-messages.ts';
 import { httpUrl } from './stores.ts';
-
-/** Gateway and payment messages; the spec's are exact. */
-export const paymentMessages = {
-  created: 'Payment created',
-  amountRequired: 'amount is required',
-  amountInvalid: 'amount must be greater than 0 with at most two decimals, and at most 1,000,000,000',
-  currencyUnsupported: 'Only USD payments are supported',
-  cancelUrlRequired: 'cancelUrl is required',
-  storeCredentialsInvalid: 'Invalid storeId or storeKey',
-  storePending: 'This store is waiting for approval; payments can be taken once it is Approved',
-  storeRejected: (reason: string) => `This store was rejected and cannot take payments: ${reason}`,
-  orderIdTaken: (paymentId: string) => `orderId is already used by payment ${paymentId}`,
-  notFound: 'Payment not found',
-  alreadyPaid: 'This payment is already paid',
-  attemptInProgress: 'A payment attempt for this payment is in progress; try again in a moment',
-  feeTooHigh: 'Payment fee is too high',
-  feeTooHighToast: 'Error! Payment fee is too high',
-  success: 'Congratulations! Payment successfull',
-  failed: 'Payment failed!',
-  cardNumberRequired: 'Please enter card number',
-  cardNumberInvalid: 'Your card number is invalid',
-  brandUnsupported: 'Only visa and masterCard cards are accepted',
-  brandMismatch: 'The card brand does not match the card number',
-  expiryRequired: 'Expires date is required',
-  expiryInvalid: 'Expiry must be MM/YY',
-  expired: 'Your card has expired',
-  cvcRequired: 'CVC is required',
-  cvcInvalid: 'CVC must be a 3-digit number',
-  cardHolderRequired: 'Card holder name is required',
-  unexpected: 'An unexpected error occurred.',
-  typeCard: "type must be 'card'",
-  noPayments: 'No Payments',
-  noPaymentsHistory: 'No Payments History',
-  noFailedAttempt: 'No failed attempt found!',
-  unsuccess: 'Unsuccess Payment',
-} as const;
 
 /** An amount in major units (number or text), parsed exactly into cents once, here. */
 const gatewayAmount = amountCents(paymentMessages.amountRequired, paymentMessages.amountInvalid);
@@ -87,7 +52,7 @@ export type DirectPayBody = z.infer<typeof directPayBody>;
 
 /** POST /v1/payment/complete/{paymentId}: the checkout's card payment. */
 export const completeCardBody = z
-  .object({ accountKey: z.string().max(100).optional(), ...cardFields, billingInfo: billingInfo.optional(), cardHolderName: z.string().trim().max(200).optional() })
+  .object({ accountKey: z.string().max(100).optional(), ...cardFields, billingInfo: billingInfo.optional(), cardHolderName: z.string().trim().max(CARD_HOLDER_MAX_CHARS).optional() })
   .strict();
 export type CompleteCardBody = z.infer<typeof completeCardBody>;
 
@@ -174,20 +139,6 @@ export const SANDBOX_TEST_CARDS: readonly { number: string; brand: 'visa' | 'mas
 ];
 export const SANDBOX_UNKNOWN_CARD_MESSAGE = 'Your card was declined. The sandbox accepts only its published test cards.';
 
-/** Hosted checkout messages (the spec's, exact). */
-export const checkoutMessages = {
-  emailRequired: 'Please enter the email',
-  passwordMissing: 'Password missing',
-  loginError: 'Login Error!',
-  tpinRequired: 'Enter 4-digit TPIN',
-  tpinInvalid: 'Invalid TPIN',
-  paid: 'Payment Successful!',
-  broken: 'Broken Payment!',
-  brokenHint: 'Please check the payment link or contact support.',
-  ownStore: 'You cannot pay your own store from the account it pays into',
-  userMismatch: 'You can only pay from your own account',
-} as const;
-
 export const urlIdParams = z.object({ urlId: z.string().min(1).max(100) });
 
 /**
@@ -225,18 +176,19 @@ export const kestrelPayBody = z
   .strict();
 export type KestrelPayBody = z.infer<typeof kestrelPayBody>;
 
-/** The hosted card form (checkout and payment-request page): the spec's fields and messages. */
-export const cardForm = z.object({
-  number: z.string().trim().min(1, paymentMessages.cardNumberRequired),
-  expiresIn: z.string().trim().min(1, paymentMessages.expiryRequired),
-  cvc: z.string().trim().min(1, paymentMessages.cvcRequired).regex(/^\d{3}$/, paymentMessages.cvcInvalid),
-  cardHolderName: z.string().trim().min(1, paymentMessages.cardHolderRequired).max(200),
-});
-export type CardFormValues = z.infer<typeof cardForm>;
+/**
+ * The hosted card form (checkout and payment-request page). Its rules and the spec's messages
+ * are in the web's CardForm: the pay pages validate without zod to stay small.
+ */
+export interface CardFormValues {
+  number: string;
+  expiresIn: string;
+  cvc: string;
+  cardHolderName: string;
+}
 
-/** The checkout's wallet form: an account and its TPIN (required, 4 to 6 digits). */
-export const walletPayForm = z.object({
-  accountNumber: z.string().min(1, 'Select an account'),
-  tpin: z.string().trim().min(1, checkoutMessages.tpinRequired).regex(/^\d{4,6}$/, checkoutMessages.tpinInvalid),
-});
-export type WalletPayForm = z.infer<typeof walletPayForm>;
+/** The checkout's wallet form: an account and its TPIN (rules in the web's WalletPay). */
+export interface WalletPayForm {
+  accountNumber: string;
+  tpin: string;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, TPIN_LENGTH } from '../constants.ts';
 import { messages } from '../messages.ts';
-import { amountCents } from '../money.ts';
+import { amountCents } from '../money-schema.ts';
 import { accountIdentity } from './accounts.ts';
 import { currencyCode, majorUnits } from './common.ts';
 

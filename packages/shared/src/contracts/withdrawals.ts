@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CURRENCIES, WITHDRAW_COUNTRIES, WITHDRAW_STATUSES } from '../constants.ts';
 import { messages } from '../messages.ts';
-import { amountCents, parseAmount } from '../money.ts';
+import { parseAmount } from '../money.ts';
+import { amountCents } from '../money-schema.ts';
 import { tpinValue } from './transfers.ts';
 
 /*

@@ -50,7 +50,7 @@ const UNIQUE_FIELDS = [
 export interface OpenAccountInput {
   ownerUserId: string;
   body: CreateAccountBody;
-  /** The stored TPIN for the new account's id (the keyed hash covers the id: see tpin.ts). */
+  /** The stored TPIN for the new account (the keyed hash covers its user name: see tpin.ts). */
   tpinHashFor: (accountId: string) => string;
   ip?: string | null;
 }
@@ -122,7 +122,8 @@ export async function createAccount(ctx: AppContext, callerId: string, body: Cre
   if (!user) throw unauthorized();
   if (!user.isEmailVerified) throw forbidden(messages.account.emailNotVerified, 'email_not_verified');
 
-  const tpinHashFor = (accountId: string) => tpinMac(ctx.config.secretKey, accountId, owner.tpin);
+  // The user name is stored as sent (after the schema's trim); the hash covers exactly that.
+  const tpinHashFor = () => tpinMac(ctx.config.secretKey, body.userName, owner.tpin);
   try {
     return await inTransaction(ctx.db, (trx) => openAccount(trx, { ownerUserId: callerId, body, tpinHashFor, ip }));
   } catch (error) {

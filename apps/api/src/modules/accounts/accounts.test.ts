@@ -54,13 +54,13 @@ describe('POST /v1/account/create', () => {
     expect(profile.body.data.accounts.map((a: { _id: string }) => a._id)).toEqual([response.body.data._id]);
   });
 
-  it('stores the TPIN as a keyed hash of the account and the TPIN (key from SECRET_KEY), never as given', async () => {
+  it('stores the TPIN as a keyed hash of the user name and the TPIN (key from SECRET_KEY), never as given', async () => {
     const user = await createUser();
     const account = await createAccount(user);
     const { db, config } = await testServer();
     const row = await db.selectFrom('accounts').select('tpinHash').where('id', '=', account.accountId).executeTakeFirstOrThrow();
-    expect(row.tpinHash).toBe(tpinMac(config.secretKey, account.accountId, account.tpin));
-    expect(row.tpinHash).not.toBe(tpinMac('another secret', account.accountId, account.tpin));
+    expect(row.tpinHash).toBe(tpinMac(config.secretKey, account.userName, account.tpin));
+    expect(row.tpinHash).not.toBe(tpinMac('another secret', account.userName, account.tpin));
     expect(row.tpinHash).not.toContain(account.tpin);
   });
 

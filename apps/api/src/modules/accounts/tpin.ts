@@ -20,13 +20,21 @@ export class MoneyMovementLockedError extends AppError {
 }
 
 /**
- * TPINs are stored as a keyed hash: HMAC-SHA-256 over (account id, TPIN) with a key derived
- * from SECRET_KEY, which never enters the database. A 4-digit TPIN has 10,000 values, so a
- * slow hash would not protect it from anyone holding the table; the key does, and the check
- * costs microseconds, so it can run inside the ledger's one-call transfer. Hashes written
- * before this (argon2id) are upgraded on their next successful check.
+ * TPINs are stored as a keyed hash: HMAC-SHA-256 with a key derived from SECRET_KEY, which
+ * never enters the database. A 4-digit TPIN has 10,000 values, so a slow hash would not
+ * protect it from anyone holding the table; the key does, and the check costs microseconds,
+ * so it runs inside the ledger's one-call transfer.
+ *
+ * The current version (`hmac2$`) covers (user name, TPIN): the user name never changes and is
+ * what a transfer names its sender by (debitAccountKey), so the server can make the hash
+ * before its first call, even for a sender this process has never seen. The first version
+ * (`hmac1$`, over the account id) needed the id, which only the database knew, hence a second
+ * call; hashes of that version and argon2 hashes from before keyed hashes are upgraded on
+ * their next successful check.
  */
-export const TPIN_MAC_PREFIX = 'hmac1$';
+export const TPIN_MAC_PREFIX = 'hmac2$';
+/** The first keyed version, over the account id; read, never written any more. */
+export const TPIN_MAC_V1_PREFIX = 'hmac1$';
 const tpinKeys = new Map<string, Buffer>();
 
 function tpinKey(secret: string): Buffer {
@@ -38,16 +46,33 @@ function tpinKey(secret: string): Buffer {
   return key;
 }
 
-/** The stored form of an account's TPIN. */
-export function tpinMac(secret: string, accountId: string, tpin: string | number): string {
-  return TPIN_MAC_PREFIX + createHmac('sha256', tpinKey(secret)).update(`${accountId}\0${String(tpin)}`).digest('hex');
+function hmacHex(secret: string, salt: string, tpin: string | number): string {
+  return createHmac('sha256', tpinKey(secret)).update(`${salt}\0${String(tpin)}`).digest('hex');
 }
 
-function tpinMatches(secret: string, accountId: string, stored: string, candidate: string): Promise<boolean> | boolean {
-  if (!stored.startsWith(TPIN_MAC_PREFIX)) return verifySecret(stored, candidate);
-  const expected = Buffer.from(tpinMac(secret, accountId, candidate));
-  const actual = Buffer.from(stored);
+/**
+ * The stored form of an account's TPIN, for its user name exactly as stored (the ledger
+ * function compares the name the hash was made for with the row's, byte for byte).
+ */
+export function tpinMac(secret: string, userName: string, tpin: string | number): string {
+  return TPIN_MAC_PREFIX + hmacHex(secret, userName, tpin);
+}
+
+/** The first keyed version, over the account id: only to check hashes stored before `hmac2$`. */
+export function tpinMacV1(secret: string, accountId: string, tpin: string | number): string {
+  return TPIN_MAC_V1_PREFIX + hmacHex(secret, accountId, tpin);
+}
+
+function sameText(a: string, b: string): boolean {
+  const expected = Buffer.from(a);
+  const actual = Buffer.from(b);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+function tpinMatches(secret: string, account: { id: string; userName: string }, stored: string, candidate: string): Promise<boolean> | boolean {
+  if (stored.startsWith(TPIN_MAC_PREFIX)) return sameText(tpinMac(secret, account.userName, candidate), stored);
+  if (stored.startsWith(TPIN_MAC_V1_PREFIX)) return sameText(tpinMacV1(secret, account.id, candidate), stored);
+  return verifySecret(stored, candidate);
 }
 
 /** An account's locks, as read without a row lock. */
@@ -64,10 +89,10 @@ export interface TpinState {
  * The account row is locked while the hash is verified and the count is written in that
  * same transaction, so checks on one account run one after another: parallel guesses are
  * counted exactly, and after TPIN_MAX_FAILED_ATTEMPTS wrong TPINs in a row every further
- * check (right or wrong) is refused for TPIN_LOCK_MINUTES. An argon2 hash that matches is
- * replaced by the keyed hash in the same transaction. Transfers do all of this inside the
- * ledger's one-call primitive instead (modules/ledger/transfer.ts), and come here only to
- * upgrade an argon2 hash.
+ * check (right or wrong) is refused for TPIN_LOCK_MINUTES. An older hash that matches (argon2,
+ * `hmac1$`) is replaced by the current keyed hash in the same transaction. Transfers do all of
+ * this inside the ledger's one-call primitive instead (modules/ledger/transfer.ts), and come
+ * here only to upgrade an argon2 hash.
  *
  * `known` is the account's TPIN lock when the caller has just read it with the account: a
  * lock it shows is refused at once; every counted decision is made under the row lock.
@@ -87,7 +112,7 @@ export async function checkTpin(
   const outcome = await inTransaction(db, async (trx) => {
     const account = await trx
       .selectFrom('accounts')
-      .select(['tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil', 'moneyMovementLocked'])
+      .select(['userName', 'tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil', 'moneyMovementLocked'])
       .where('id', '=', accountId)
       // NO KEY UPDATE, as the ledger's transfer takes it: foreign-key checks naming this account do not wait.
       .forNoKeyUpdate()
@@ -97,12 +122,12 @@ export async function checkTpin(
     const now = new Date();
     if (account.tpinLockedUntil && account.tpinLockedUntil > now) return { kind: 'locked' as const, until: account.tpinLockedUntil };
 
-    if (await tpinMatches(secret, accountId, account.tpinHash, candidate)) {
+    if (await tpinMatches(secret, { id: accountId, userName: account.userName }, account.tpinHash, candidate)) {
       const legacy = !account.tpinHash.startsWith(TPIN_MAC_PREFIX);
       if (legacy || account.tpinFailedAttempts > 0 || account.tpinLockedUntil) {
         await trx
           .updateTable('accounts')
-          .set({ tpinFailedAttempts: 0, tpinLockedUntil: null, ...(legacy ? { tpinHash: tpinMac(secret, accountId, candidate) } : {}) })
+          .set({ tpinFailedAttempts: 0, tpinLockedUntil: null, ...(legacy ? { tpinHash: tpinMac(secret, account.userName, candidate) } : {}) })
           .where('id', '=', accountId)
           .execute();
       }

@@ -5,6 +5,7 @@ import { verifySecret } from '../../security/passwords.ts';
 import { walletBalances } from '../ledger/ledger.service.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { accountNumberValid } from '../accounts/account-number.ts';
+import { tpinMac } from '../accounts/tpin.ts';
 import { DEMO_PASSWORD, DEMO_TPIN, seedDemo } from './seed-demo.ts';
 
 // A fresh in-memory database of its own: the seed only ever runs on an empty one.
@@ -55,5 +56,23 @@ describe('demo data set', () => {
     expect(await db.selectFrom('users').select('id').execute()).toHaveLength(2);
     expect(await walletBalances(db, accounts[0]!.id)).toEqual([{ currency: 'USD', amountCents: 500000 }]);
     expect(await db.selectFrom('ledgerTransactions').select('id').execute()).toHaveLength(2);
+  });
+});
+
+describe('demo data set with the server secret (as the server seeds it)', () => {
+  it('stores the demo TPINs as the keyed hash over each user name', async () => {
+    const own = await openDatabase({});
+    try {
+      await migrate(own.db);
+      const secret = 'a demo server secret of at least thirty-two characters';
+      expect(await seedDemo(own.db, secret)).not.toBeNull();
+      const accounts = await own.db.selectFrom('accounts').select(['userName', 'tpinHash']).orderBy('userName').execute();
+      expect(accounts).toEqual([
+        { userName: 'alice', tpinHash: tpinMac(secret, 'alice', DEMO_TPIN) },
+        { userName: 'bob', tpinHash: tpinMac(secret, 'bob', DEMO_TPIN) },
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { hashSecret } from '../../security/passwords.ts';
 import { openAccount } from '../accounts/accounts.service.ts';
+import { tpinMac } from '../accounts/tpin.ts';
 import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
 
 /** The demo logins, fixed so people and scripts can rely on them (README, issue 3). */
@@ -78,12 +79,19 @@ export interface DemoLogin {
  * with one account funded through a ledger transaction from the funding system account.
  * Answers the logins, or null when the database already had users (so it is safe on every start).
  */
-export async function seedDemo(db: Db): Promise<DemoLogin[] | null> {
+export async function seedDemo(db: Db, secretKey?: string): Promise<DemoLogin[] | null> {
   if (await hasUsers(db)) return null;
   // argon2 is slow on purpose; hash before the transaction.
   const passwordHash = await hashSecret(DEMO_PASSWORD);
-  // The seeder has no server secret: the demo TPIN starts as argon2 and becomes the keyed hash on first use.
-  const tpinHash = await hashSecret(DEMO_TPIN);
+  // With the server's secret the TPINs are stored as the product stores them (the keyed hash
+  // over the user name); without it (a seeder that has none) as argon2, upgraded on first use.
+  let tpinHashFor: (userName: string) => string;
+  if (secretKey === undefined) {
+    const argon2Tpin = await hashSecret(DEMO_TPIN);
+    tpinHashFor = () => argon2Tpin;
+  } else {
+    tpinHashFor = (userName) => tpinMac(secretKey, userName, DEMO_TPIN);
+  }
 
   return inTransaction(db, async (trx) => {
     // One seeder at a time; a second one then sees the users and stops.
@@ -104,7 +112,7 @@ export async function seedDemo(db: Db): Promise<DemoLogin[] | null> {
         .returning('id')
         .executeTakeFirstOrThrow();
       const body = createAccountBody.parse({ ...holder.account, users: [{ userId: user.id, tpin: DEMO_TPIN }], balance: [{ currency: 'USD' }] });
-      const account = await openAccount(trx, { ownerUserId: user.id, body, tpinHashFor: () => tpinHash });
+      const account = await openAccount(trx, { ownerUserId: user.id, body, tpinHashFor: () => tpinHashFor(body.userName) });
       await postTransaction(trx, {
         kind: 'funding',
         transactionFor: 'Demo opening balance',

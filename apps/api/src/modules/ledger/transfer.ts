@@ -1,26 +1,30 @@
 import { TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS, type AmountCents, type Currency } from '@kestrel/shared';
-import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { CompiledQuery } from 'kysely';
+import { namedStatement, type Db } from '../../db/database.ts';
 import { newTransactionId } from './ledger.service.ts';
 
 /**
  * The ledger's wallet-to-wallet primitive: one call of the `ledger_transfer` function
- * (migration 0009), which checks the session, the sender's ownership, the recipient, the
- * idempotency record and the TPIN (with its lockout), and writes the ledger transaction, its
- * postings, both balances, the transfer row, both activities, the audit entry and the
- * idempotency record, all in one round trip and one database transaction.
+ * (migration 0012, replacing 0010's), which checks the session, the sender's ownership, the
+ * recipient, the idempotency record and the TPIN (with its lockout), and writes the ledger
+ * transaction, its postings, both balances, the transfer row, both activities, the audit
+ * entry and the idempotency record, all in one round trip and one database transaction.
  *
- * It is called through Kysely's `sql` (Kysely's connection cannot name a prepared
- * statement); PostgreSQL still plans the PL/pgSQL body once per connection and caches it.
+ * It goes out as a named prepared statement (`namedStatement`): parsed once per connection,
+ * then only bound and executed; the PL/pgSQL body's own statements are planned once per
+ * connection and cached by PostgreSQL.
  */
 export interface LedgerTransferInput {
   /** SHA-256 of the caller's bearer token, as sessions are stored. */
   tokenHash: string;
   senderKey: string;
   recipientKey: string;
-  /** The account the keyed TPIN hash was made for (undefined: not known yet). */
+  /** The user name the current keyed TPIN hash (`hmac2$`) was made for, and that hash. */
+  macUserName: string;
+  nameMac: string;
+  /** The account the first version's hash (`hmac1$`) was made for, and that hash (undefined: id not known yet). */
   macAccountId: string | undefined;
-  tpinMac: string | undefined;
+  idMac: string | undefined;
   currency: Currency;
   amountCents: AmountCents;
   /** The amount as shown in the activities, e.g. "USD 10.00". */
@@ -34,7 +38,7 @@ export type LedgerTransferOutcome =
   | { kind: 'ok' | 'replay'; body: unknown; senderId: string }
   | { kind: 'tpin_wrong'; remaining: number; senderId: string }
   | { kind: 'tpin_locked'; lockedUntil: Date; senderId: string }
-  | { kind: 'tpin_legacy' | 'tpin_rekey'; senderId: string }
+  | { kind: 'tpin_legacy' | 'tpin_rekey'; senderId: string; senderUserName: string }
   | { kind: 'insufficient_funds' | 'idempotency_mismatch' | 'operator_locked'; senderId: string }
   | { kind: 'session_invalid' | 'sender_not_found' | 'recipient_not_found' | 'same_account' };
 
@@ -44,14 +48,36 @@ interface Row {
   remaining: number | null;
   lockedUntil: Date | null;
   senderId: string | null;
+  senderUserName: string | null;
 }
 
+// The name changes with the text: a connection that prepared the old text under the old name keeps it.
+const LEDGER_TRANSFER = namedStatement(
+  'ledger_transfer_v2',
+  'SELECT * FROM ledger_transfer($1, $2, $3, $4, $5, $6::uuid, $7, $8, $9::bigint, $10, $11, $12, $13, $14, $15::integer, $16::integer)',
+);
+
 export async function ledgerTransfer(db: Db, input: LedgerTransferInput): Promise<LedgerTransferOutcome> {
-  const { rows } = await sql<Row>`SELECT * FROM ledger_transfer(
-    ${input.tokenHash}, ${input.senderKey}, ${input.recipientKey}, ${input.macAccountId ?? null}::uuid, ${input.tpinMac ?? null},
-    ${input.currency}, ${input.amountCents}::bigint, ${input.shownAmount}, ${newTransactionId()},
-    ${input.idempotencyKey ?? null}, ${input.requestHash}, ${input.ip},
-    ${TPIN_MAX_FAILED_ATTEMPTS}::integer, ${TPIN_LOCK_MINUTES}::integer)`.execute(db);
+  const { rows } = await db.executeQuery<Row>(
+    CompiledQuery.raw(LEDGER_TRANSFER, [
+      input.tokenHash,
+      input.senderKey,
+      input.recipientKey,
+      input.macUserName,
+      input.nameMac,
+      input.macAccountId ?? null,
+      input.idMac ?? null,
+      input.currency,
+      input.amountCents,
+      input.shownAmount,
+      newTransactionId(),
+      input.idempotencyKey ?? null,
+      input.requestHash,
+      input.ip,
+      TPIN_MAX_FAILED_ATTEMPTS,
+      TPIN_LOCK_MINUTES,
+    ]),
+  );
   const row = rows[0];
   if (!row) throw new Error('ledger_transfer answered no row');
   const senderId = row.senderId;
@@ -74,6 +100,8 @@ export async function ledgerTransfer(db: Db, input: LedgerTransferInput): Promis
       return { kind: row.kind, lockedUntil: row.lockedUntil, senderId };
     case 'tpin_legacy':
     case 'tpin_rekey':
+      if (row.senderUserName === null) throw new Error(`ledger_transfer answered ${row.kind} without the sender's user name`);
+      return { kind: row.kind, senderId, senderUserName: row.senderUserName };
     case 'insufficient_funds':
     case 'idempotency_mismatch':
     case 'operator_locked':

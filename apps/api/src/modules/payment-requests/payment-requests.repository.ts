@@ -172,3 +172,15 @@ export function listLinkPayments(db: Db, where: { linkId: string } | { accountId
 }
 
 export type LinkPaymentRow = Awaited<ReturnType<typeof listLinkPayments>>[number];
+
+/** Whether a payment through the link was paid by the charge with this processor reference (its ledger transaction names it). */
+export async function linkChargeRecorded(db: Db, linkId: string, processorReference: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('paymentRequestPayments')
+    .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'paymentRequestPayments.ledgerTransactionId')
+    .select('paymentRequestPayments.id')
+    .where('paymentRequestPayments.paymentRequestId', '=', linkId)
+    .where(sql<string>`ledger_transactions.metadata->>'processorReference'`, '=', processorReference)
+    .executeTakeFirst();
+  return row !== undefined;
+}

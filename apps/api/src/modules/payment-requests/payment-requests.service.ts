@@ -29,6 +29,7 @@ import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
 import { recordActivity } from '../activities/activities.repository.ts';
 import { auditRow, recordAudit } from '../audit/audit.ts';
 import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
+import { voidUnlessRecorded } from '../payments/card-processor.ts';
 import { checkCard, type CheckedCard } from '../payments/card-input.ts';
 import { gatewayFeeCents } from '../payments/fees.ts';
 import { cardProcessorOf, WALLET_BRAND } from '../payments/payments.service.ts';
@@ -38,6 +39,7 @@ import {
   findOwnedLink,
   giveBackUse,
   insertLinkError,
+  linkChargeRecorded,
   linkErrorsOf,
   listLinkPayments,
   listLinks,
@@ -475,11 +477,20 @@ export async function payPaymentRequestByCard(ctx: AppContext, pRequestUrlId: st
   const card = checkCard(body);
   const processor = cardProcessorOf(ctx);
   const state: { reserved: boolean; reference?: string; fee?: number } = { reserved: false };
+  // A charge that was not recorded is voided and its use given back; one recorded after all
+  // (the error came after the commit) keeps both; one the books cannot tell about keeps both
+  // for reconciliation (see voidUnlessRecorded).
   const undo = async () => {
-    if (state.reference) await processor.void(state.reference);
-    if (state.reserved) await giveBackUse(ctx.db, link.id);
+    const reference = state.reference;
     state.reference = undefined;
-    state.reserved = false;
+    if (reference) {
+      const outcome = await voidUnlessRecorded(processor, reference, () => linkChargeRecorded(ctx.db, link.id, reference), ctx.log);
+      if (outcome !== 'voided') state.reserved = false;
+    }
+    if (state.reserved) {
+      state.reserved = false;
+      await giveBackUse(ctx.db, link.id);
+    }
   };
   // The stored request hash must not let anyone recover the card: the number and CVC enter
   // it only through an HMAC keyed with the server secret.
@@ -519,8 +530,9 @@ export async function payPaymentRequestByCard(ctx: AppContext, pRequestUrlId: st
     if (outcome.replayed) await undo();
     return { answer: outcome.body, replayed: outcome.replayed };
   } catch (error) {
-    await undo();
-    await recordRefusal(ctx, link.id, error, cardSource(card));
+    // The first error is the answer; one while undoing (the database still down) is logged.
+    await undo().catch((undoError: unknown) => ctx.log.error({ err: undoError, paymentRequestId: link.id }, 'could not give back a payment link use'));
+    await recordRefusal(ctx, link.id, error, cardSource(card)).catch((recordError: unknown) => ctx.log.warn({ err: recordError }, 'could not record a refused link payment'));
     throw error;
   }
 }

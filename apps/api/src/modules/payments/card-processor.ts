@@ -19,7 +19,7 @@ export type ChargeOutcome = { approved: true; reference: string } | { approved: 
 /**
  * A card network connection. Kestrel calls it outside any database transaction; when the
  * charge cannot be recorded afterwards (the payment was paid meanwhile, the database failed)
- * the charge is voided.
+ * the charge is voided — once the books show it was not recorded (`voidUnlessRecorded`).
  */
 export interface CardProcessor {
   readonly name: string;
@@ -52,3 +52,32 @@ export function createSandboxProcessor(): CardProcessor {
 }
 
 export const sandboxProcessor = createSandboxProcessor();
+
+/** What became of a charge whose recording failed: voided, found in the books after all, or not known. */
+export type UnrecordedChargeOutcome = 'voided' | 'recorded' | 'unknown';
+
+/**
+ * Voids a charge after the work that was to record it failed, unless it was recorded after
+ * all: the failure may have come after the commit (the connection lost while COMMIT's answer
+ * was on its way), and voiding then would leave the books paid by a card that was never
+ * charged. When the books cannot be asked (the database is down) the charge is left standing
+ * and logged for reconciliation with the processor's records: a customer refunded later is
+ * better than a merchant credited with money never collected.
+ */
+export async function voidUnlessRecorded(
+  processor: CardProcessor,
+  reference: string,
+  isRecorded: () => Promise<boolean>,
+  log: { error(object: object, message: string): void },
+): Promise<UnrecordedChargeOutcome> {
+  let recorded: boolean;
+  try {
+    recorded = await isRecorded();
+  } catch (error) {
+    log.error({ err: error, processor: processor.name, processorReference: reference }, 'card charge left standing for reconciliation: could not tell whether it was recorded');
+    return 'unknown';
+  }
+  if (recorded) return 'recorded';
+  await processor.void(reference);
+  return 'voided';
+}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 
@@ -97,4 +98,16 @@ export async function leasePayment(db: Db, paymentId: string, seconds: number): 
 
 export async function releaseLease(db: Db | Trx, paymentId: string): Promise<void> {
   await db.updateTable('payments').set({ attemptLeaseUntil: null }).where('id', '=', paymentId).execute();
+}
+
+/** Whether the payment was paid by the charge with this processor reference (its ledger transaction names it). */
+export async function paymentChargeRecorded(db: Db, paymentId: string, processorReference: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('payments')
+    .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'payments.paidLedgerTransactionId')
+    .select('payments.id')
+    .where('payments.id', '=', paymentId)
+    .where(sql<string>`ledger_transactions.metadata->>'processorReference'`, '=', processorReference)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -30,7 +30,7 @@ import { decryptStoreKey } from '../stores/store-key.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
 import { findOwnedStore } from '../stores/stores.repository.ts';
 import { storeLogoUrl } from '../stores/stores.service.ts';
-import { sandboxProcessor, type CardProcessor } from './card-processor.ts';
+import { sandboxProcessor, voidUnlessRecorded, type CardProcessor } from './card-processor.ts';
 import { checkCard, type CheckedCard } from './card-input.ts';
 import { gatewayFeeCents } from './fees.ts';
 import {
@@ -40,6 +40,7 @@ import {
   leasePayment,
   listPayments,
   ownerFeeSettings,
+  paymentChargeRecorded,
   paymentErrorsOf,
   releaseLease,
   type PaymentRow,
@@ -330,9 +331,17 @@ async function attemptCard(
     );
     return { answer: outcome.body, replayed: outcome.replayed };
   } catch (error) {
-    if (state.reference && state.payment) {
-      await processor.void(state.reference);
-      await releaseLease(ctx.db, state.payment.id);
+    const { reference, payment } = state;
+    if (reference && payment) {
+      // Voided (and the payment freed) only when the charge is known not to be recorded; a
+      // lease left behind ends by itself after ATTEMPT_LEASE_SECONDS.
+      try {
+        if ((await voidUnlessRecorded(processor, reference, () => paymentChargeRecorded(ctx.db, payment.id, reference), ctx.log)) === 'voided') {
+          await releaseLease(ctx.db, payment.id);
+        }
+      } catch (undoError) {
+        ctx.log.error({ err: undoError, paymentId: payment.id }, 'could not free a payment after a failed card attempt');
+      }
     }
     throw error;
   }

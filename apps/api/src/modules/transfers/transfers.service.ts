@@ -2,27 +2,40 @@ import { formatMoney, messages, transferMessages, type TransferBody, type Transf
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../http/errors.ts';
 import { requestHash } from '../../http/idempotency.ts';
-import { checkTpin, MoneyMovementLockedError, TpinLockedError, tpinMac } from '../accounts/tpin.ts';
+import { checkTpin, MoneyMovementLockedError, TpinLockedError, tpinMac, tpinMacV1 } from '../accounts/tpin.ts';
 import { InsufficientFundsError } from '../ledger/ledger.service.ts';
 import { ledgerTransfer } from '../ledger/transfer.ts';
 
 export const TRANSFER_ROUTE = 'POST /v1/account/transfer_balance';
 
 /**
- * Which account id a sender user name belongs to, as last answered by the database. Only a
- * hint for making the keyed TPIN hash before the call: the ledger function compares it with
- * the account it finds and answers `tpin_rekey` (counting nothing) when it differs.
+ * Which account (its id, and its user name as stored) a sender key names, as last answered by
+ * the database, keyed by the lower-cased key. Only a hint for making the keyed TPIN hashes
+ * before the call: the ledger function compares what a hash was made for with the account it
+ * finds and answers `tpin_rekey` (counting nothing) when it differs. A sender never seen is
+ * still one call when its TPIN has the current hash and the key is spelled as stored (what
+ * the web sends); the hint saves the second call for a key in another case and for a TPIN
+ * still on the first version (`hmac1$`, over the id), until it is upgraded.
  */
-const senderIds = new Map<string, string>();
+interface KnownSender {
+  id: string;
+  userName: string;
+}
+const senderIds = new Map<string, KnownSender>();
 const SENDER_IDS_MAX = 10_000;
 
-function rememberSender(userName: string, accountId: string): void {
-  senderIds.delete(userName);
-  senderIds.set(userName, accountId);
+function rememberSender(key: string, sender: KnownSender): void {
+  senderIds.delete(key);
+  senderIds.set(key, sender);
   if (senderIds.size > SENDER_IDS_MAX) {
     const oldest = senderIds.keys().next().value;
     if (oldest !== undefined) senderIds.delete(oldest);
   }
+}
+
+/** Forgets every remembered sender: a test's stand-in for a process that has just started. */
+export function forgetSenders(): void {
+  senderIds.clear();
 }
 
 /**
@@ -56,18 +69,24 @@ export async function transferBalance(
     ip,
   };
 
-  let macAccountId = senderIds.get(senderName);
-  // At most: a re-key (first transfer from this sender in this process) and an argon2 upgrade.
+  const known = senderIds.get(senderName);
+  let macAccountId = known?.id;
+  // Until the database says otherwise, the key as sent is the user name as stored.
+  let macUserName = known?.userName ?? body.debitAccountKey;
+  // At most: a re-key (an `hmac1$` TPIN or a key in another case, first seen in this process) and an argon2 upgrade.
   for (let attempt = 0; attempt < 3; attempt++) {
     const outcome = await ledgerTransfer(ctx.db, {
       ...base,
+      macUserName,
+      nameMac: tpinMac(secret, macUserName, body.tpin),
       macAccountId,
-      tpinMac: macAccountId === undefined ? undefined : tpinMac(secret, macAccountId, body.tpin),
+      idMac: macAccountId === undefined ? undefined : tpinMacV1(secret, macAccountId, body.tpin),
     });
     switch (outcome.kind) {
       case 'ok':
       case 'replay':
-        rememberSender(senderName, outcome.senderId);
+        // A replay is answered before the TPIN check, so only 'ok' shows the name was right.
+        if (outcome.kind === 'ok') rememberSender(senderName, { id: outcome.senderId, userName: macUserName });
         return { result: outcome.body as TransferResult, replayed: outcome.kind === 'replay' };
       case 'session_invalid':
         throw unauthorized('Your session has expired. Please log in again.', 'session_expired');
@@ -90,14 +109,14 @@ export async function transferBalance(
         throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
       }
       case 'tpin_rekey':
-        macAccountId = outcome.senderId;
-        rememberSender(senderName, outcome.senderId);
-        continue;
       case 'tpin_legacy':
-        // The argon2 check, counted under the account's row lock; on success it stores the keyed hash.
-        await checkTpin(ctx.db, secret, outcome.senderId, body.tpin, caller.userId);
+        if (outcome.kind === 'tpin_legacy') {
+          // The argon2 check, counted under the account's row lock; on success it stores the keyed hash.
+          await checkTpin(ctx.db, secret, outcome.senderId, body.tpin, caller.userId);
+        }
         macAccountId = outcome.senderId;
-        rememberSender(senderName, outcome.senderId);
+        macUserName = outcome.senderUserName;
+        rememberSender(senderName, { id: macAccountId, userName: macUserName });
         continue;
     }
   }

@@ -1,13 +1,4 @@
-import {
-  accountCounters,
-  accountView,
-  activityGroupList,
-  createdAccount,
-  identityImageList,
-  type Account,
-  type CreateAccountInput,
-  type CreatedAccount,
-} from '@kestrel/shared';
+import type { Account, CreateAccountInput, CreatedAccount } from '@kestrel/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { useSession } from '../../lib/session.ts';
@@ -18,7 +9,8 @@ import { userKeys } from '../auth/api.ts';
  * the countries list of the complete-account form, and opening a new account.
  */
 
-// Response shapes are the contracts in @kestrel/shared.
+// Response shapes are the contracts in @kestrel/shared, passed as `(contracts) => contracts.<schema>`
+// (lib/http.ts): checked in development only, so reading pages download neither them nor zod.
 export type {
   Account,
   AccountCounters,
@@ -56,7 +48,7 @@ export const countryKeys = {
 // ---- Queries ----
 
 export async function fetchAccount(key: string, signal?: AbortSignal): Promise<Account> {
-  return (await http.get(`/v1/account/${segment(key)}`, accountView, { signal })).data;
+  return (await http.get(`/v1/account/${segment(key)}`, (contracts) => contracts.accountView, { signal })).data;
 }
 
 /** One of the user's accounts (GET /v1/account/{key}). */
@@ -79,7 +71,7 @@ export function useAccountCounters(accountNumber: string | undefined) {
   return useQuery({
     queryKey: accountKeys.summary(accountNumber ?? ''),
     queryFn: async ({ signal }) =>
-      (await http.get(`/v1/account/${segment(accountNumber ?? '')}/summary`, accountCounters, { signal })).data,
+      (await http.get(`/v1/account/${segment(accountNumber ?? '')}/summary`, (contracts) => contracts.accountCounters, { signal })).data,
     enabled: Boolean(accountNumber),
   });
 }
@@ -89,7 +81,7 @@ export function useActivities(accountId: string | undefined) {
   return useQuery({
     queryKey: accountKeys.activities(accountId ?? ''),
     queryFn: async ({ signal }) =>
-      (await http.get(`/v1/activities?${new URLSearchParams({ accountId: accountId ?? '' }).toString()}`, activityGroupList, { signal })).data,
+      (await http.get(`/v1/activities?${new URLSearchParams({ accountId: accountId ?? '' }).toString()}`, (contracts) => contracts.activityGroupList, { signal })).data,
     enabled: Boolean(accountId),
   });
 }
@@ -157,13 +149,13 @@ export function useOpenAccount() {
   const { userId } = useSession();
   return useMutation({
     mutationFn: async ({ body, identityImages, created }: OpenAccountInput): Promise<CreatedAccount> => {
-      const account = created ?? (await http.post('/v1/account/create', body, createdAccount)).data;
+      const account = created ?? (await http.post('/v1/account/create', body, (contracts) => contracts.createdAccount)).data;
       const form = new FormData();
       form.append('accountId', account._id);
       form.append('accountNumber', account.accountNumber);
       for (const file of identityImages) form.append('identityImage', file, file.name);
       try {
-        await http.patch('/v1/account/upload-image', form, identityImageList);
+        await http.patch('/v1/account/upload-image', form, (contracts) => contracts.identityImageList);
       } catch (error) {
         throw new IdentityUploadError(account, error);
       }

@@ -1,15 +1,6 @@
-import {
-  accountView,
-  loginResult,
-  noData,
-  registerResult,
-  userProfile,
-  type LoginBody,
-  type RegisterBody,
-  type SendVerificationBody,
-  type VerifyEmailBody,
-} from '@kestrel/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type * as Contracts from '@kestrel/shared';
+import type { LoginBody, RegisterBody, SendVerificationBody, VerifyEmailBody } from '@kestrel/shared';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { http, segment } from '../../lib/http.ts';
 import { endSession, useSession, type ActiveAccount } from '../../lib/session.ts';
@@ -19,11 +10,12 @@ import { endSession, useSession, type ActiveAccount } from '../../lib/session.ts
  * Server calls and their query keys live here; pages only decide what the user sees.
  */
 
-// Response shapes are the contracts in @kestrel/shared.
+// Response shapes are the contracts in @kestrel/shared, passed as `(contracts) => contracts.<schema>`
+// (lib/http.ts): checked in development only, so reading pages download neither them nor zod.
 export type { AccountSummary, AccountType, LoginResult, RegisterResult, UserProfile } from '@kestrel/shared';
 
 /** The part of GET /v1/account/:id that login keeps in cookies. */
-const accountCookieFields = accountView.pick({ accountNumber: true, accountEmail: true, userName: true });
+const accountCookieFields = (contracts: typeof Contracts) => contracts.accountView.pick({ accountNumber: true, accountEmail: true, userName: true });
 
 // ---- Query keys ----
 
@@ -34,14 +26,18 @@ export const userKeys = {
 
 // ---- Queries ----
 
-/** The signed-in user (GET /v1/user/:userId): verification and account-holder state, accounts. */
-export function useCurrentUser() {
-  const { userId } = useSession();
-  return useQuery({
+/** GET /v1/user/:userId: the query of a user's profile (verification and account-holder state, accounts). */
+export const userQuery = (userId: string | undefined) =>
+  queryOptions({
     queryKey: userKeys.detail(userId ?? ''),
-    queryFn: async ({ signal }) => (await http.get(`/v1/user/${segment(userId ?? '')}`, userProfile, { signal })).data,
+    queryFn: async ({ signal }) => (await http.get(`/v1/user/${segment(userId ?? '')}`, (contracts) => contracts.userProfile, { signal })).data,
     enabled: Boolean(userId),
   });
+
+/** The signed-in user. */
+export function useCurrentUser() {
+  const { userId } = useSession();
+  return useQuery(userQuery(userId));
 }
 
 // ---- Mutations ----
@@ -65,7 +61,7 @@ async function fetchFirstAccount(accountId: string, token: string): Promise<Acti
 export function useLogin() {
   return useMutation({
     mutationFn: async (body: LoginBody) => {
-      const { data } = await http.post('/v1/auth/login', body, loginResult, { auth: false });
+      const { data } = await http.post('/v1/auth/login', body, (contracts) => contracts.loginResult, { auth: false });
       const firstAccountId = data.accounts[0];
       const account = firstAccountId ? await fetchFirstAccount(firstAccountId, data.token) : undefined;
       return { ...data, account };
@@ -76,7 +72,7 @@ export function useLogin() {
 /** POST /v1/user/register; the answer carries a token, so the caller starts the session like login. */
 export function useRegister() {
   return useMutation({
-    mutationFn: async (body: RegisterBody) => http.post('/v1/user/register', body, registerResult, { auth: false }),
+    mutationFn: async (body: RegisterBody) => http.post('/v1/user/register', body, (contracts) => contracts.registerResult, { auth: false }),
   });
 }
 
@@ -84,7 +80,7 @@ export function useRegister() {
 export function useVerifyEmail() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: VerifyEmailBody) => http.post('/v1/user/verify-email', body, noData, { auth: false }),
+    mutationFn: async (body: VerifyEmailBody) => http.post('/v1/user/verify-email', body, (contracts) => contracts.noData, { auth: false }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }
@@ -92,7 +88,7 @@ export function useVerifyEmail() {
 /** POST /v1/user/send-verification-code: mails a new verification link. */
 export function useSendVerificationMail() {
   return useMutation({
-    mutationFn: async (body: SendVerificationBody) => http.post('/v1/user/send-verification-code', body, noData),
+    mutationFn: async (body: SendVerificationBody) => http.post('/v1/user/send-verification-code', body, (contracts) => contracts.noData),
   });
 }
 
@@ -105,7 +101,7 @@ export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      await http.post('/v1/auth/logout', undefined, noData, { signal: AbortSignal.timeout(5000) });
+      await http.post('/v1/auth/logout', undefined, (contracts) => contracts.noData, { signal: AbortSignal.timeout(5000) });
     },
     onSettled: () => {
       endSession();

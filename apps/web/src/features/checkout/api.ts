@@ -1,4 +1,5 @@
-import { accountView, checkoutView, loginResult, paymentResult, userProfile, type CardBrand, type KestrelPayBody, type PaymentResult } from '@kestrel/shared';
+import type * as Contracts from '@kestrel/shared';
+import type { CardBrand, KestrelPayBody, PaymentResult } from '@kestrel/shared';
 import { useQuery } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
@@ -7,6 +8,9 @@ import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
  * The hosted checkout's server calls. The page works with no portal session: public calls
  * send no token, and the wallet tab's calls send the token of the checkout's own login (or
  * of the portal session when the visitor already has one).
+ *
+ * Response contracts are passed as `(contracts) => contracts.<schema>`: checked in development
+ * only, they keep the contracts and zod out of the checkout's download.
  */
 
 export const checkoutKeys = {
@@ -17,17 +21,18 @@ export const checkoutKeys = {
 export function useCheckout(urlId: string) {
   return useQuery({
     queryKey: checkoutKeys.payment(urlId),
-    queryFn: async ({ signal }) => (await http.get(`/v1/payment/${segment(urlId)}`, checkoutView, { auth: false, signal })).data,
+    queryFn: async ({ signal }) => (await http.get(`/v1/payment/${segment(urlId)}`, (contracts) => contracts.checkoutView, { auth: false, signal })).data,
     retry: false,
   });
 }
 
 /** A wallet login for this checkout only: nothing is written to the portal's cookies. */
 export async function walletLogin(email: string, password: string) {
-  return (await http.post('/v1/auth/login', { email, password }, loginResult, { auth: false })).data;
+  return (await http.post('/v1/auth/login', { email, password }, (contracts) => contracts.loginResult, { auth: false })).data;
 }
 
-const walletFields = accountView.pick({ _id: true, accountNumber: true, accountType: true, accountHolderName: true, businessName: true, balance: true });
+const walletFields = (contracts: typeof Contracts) =>
+  contracts.accountView.pick({ _id: true, accountNumber: true, accountType: true, accountHolderName: true, businessName: true, balance: true });
 
 /** The signed-in payer's accounts with their balances. */
 export function useWallets(auth: { userId: string; token: string } | undefined) {
@@ -36,7 +41,7 @@ export function useWallets(auth: { userId: string; token: string } | undefined) 
     enabled: Boolean(auth),
     queryFn: async ({ signal }) => {
       const { userId, token } = auth!;
-      const user = (await http.get(`/v1/user/${segment(userId)}`, userProfile, { token, signal })).data;
+      const user = (await http.get(`/v1/user/${segment(userId)}`, (contracts) => contracts.userProfile, { token, signal })).data;
       return Promise.all(user.accounts.map(async (account) => (await http.get(`/v1/account/${segment(account.accountNumber)}`, walletFields, { token, signal })).data));
     },
   });
@@ -60,7 +65,7 @@ export interface PaidAnswer {
 
 async function pay(path: string, body: unknown, token: string | undefined): Promise<PaidAnswer> {
   // One Idempotency-Key per press of the pay button: a retried request cannot pay twice.
-  const answer = await http.post(path, body, paymentResult, { auth: false, token, headers: { 'idempotency-key': newIdempotencyKey() } });
+  const answer = await http.post(path, body, (contracts) => contracts.paymentResult, { auth: false, token, headers: { 'idempotency-key': newIdempotencyKey() } });
   return { data: answer.data, redirectUrl: typeof answer.extra.redirectUrl === 'string' ? answer.extra.redirectUrl : undefined };
 }
 

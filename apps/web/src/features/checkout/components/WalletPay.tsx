@@ -1,13 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { checkoutLoginForm, checkoutMessages, walletPayForm, type CheckoutLoginForm, type Currency, type WalletPayForm } from '@kestrel/shared';
+import { checkoutMessages, type CheckoutLoginForm, type Currency, type WalletPayForm } from '@kestrel/shared';
 import { useEffect, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { ApiError } from '../../../lib/http.ts';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
+import { usePlainForm, type FormRules } from '../../../lib/plain-form.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useWallets, walletLogin, type Wallet } from '../api.ts';
 
@@ -22,13 +21,21 @@ const walletName = (wallet: Wallet) => (wallet.accountType === 'business' && wal
 /** The account's balance in the payment's currency, in API units (0 when it holds none). */
 const balanceOf = (wallet: Wallet, currency: string) => wallet.balance.find((item) => item.currency === currency)?.amount ?? 0;
 
+/** The checkout's own login messages (document 2, section 5); the password is not trimmed. */
+const loginRules: FormRules<CheckoutLoginForm> = {
+  email: (value) => (value.trim() ? undefined : checkoutMessages.emailRequired),
+  password: (value) => (value ? undefined : checkoutMessages.passwordMissing),
+};
+
+/** An account and its TPIN: required, 4 to 6 digits (the input takes 4). */
+const payRules: FormRules<WalletPayForm> = {
+  accountNumber: (value) => (value ? undefined : 'Select an account'),
+  tpin: (value) => (!value.trim() ? checkoutMessages.tpinRequired : /^\d{4,6}$/.test(value.trim()) ? undefined : checkoutMessages.tpinInvalid),
+};
+
 function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void }) {
   const [error, setError] = useState<string>();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<CheckoutLoginForm>({ resolver: zodResolver(checkoutLoginForm), defaultValues: { email: '', password: '' } });
+  const { field, handleSubmit, isSubmitting } = usePlainForm<CheckoutLoginForm>({ email: '', password: '' }, loginRules);
   return (
     <form
       noValidate
@@ -36,7 +43,7 @@ function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void })
       onSubmit={handleSubmit(async (values) => {
         setError(undefined);
         try {
-          const result = await walletLogin(values.email, values.password);
+          const result = await walletLogin(values.email.trim(), values.password);
           onSignedIn({ userId: result._id, token: result.token });
         } catch (cause) {
           setError(cause instanceof ApiError && cause.status === 401 && cause.fromServer ? cause.message : checkoutMessages.loginError);
@@ -44,8 +51,8 @@ function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void })
       })}
     >
       <p className="text-sm text-slate-600">Sign in to your Kestrel wallet to pay from your balance.</p>
-      <FloatingField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
-      <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...register('password')} />
+      <FloatingField label="Email" type="email" autoComplete="email" {...field('email')} />
+      <PasswordField label="Password" autoComplete="current-password" {...field('password')} />
       {error && (
         <p role="alert" className="text-sm font-medium text-danger-700">
           {error}
@@ -81,14 +88,8 @@ export function WalletPay({
   const [ownLogin, setOwnLogin] = useState<WalletAuth>();
   const auth = ownLogin ?? (session.userId && session.accessToken ? { userId: session.userId, token: session.accessToken } : undefined);
   const wallets = useWallets(auth);
-  const {
-    register,
-    handleSubmit,
-    control,
-    setValue,
-    formState: { errors },
-  } = useForm<WalletPayForm>({ resolver: zodResolver(walletPayForm), defaultValues: { accountNumber: '', tpin: '' } });
-  const chosen = useWatch({ control, name: 'accountNumber' });
+  const { values, field, setValue, handleSubmit } = usePlainForm<WalletPayForm>({ accountNumber: '', tpin: '' }, payRules);
+  const chosen = values.accountNumber;
   const firstAccount = wallets.data?.[0]?.accountNumber;
   // The first account is chosen until the payer picks another.
   useEffect(() => {
@@ -104,15 +105,15 @@ export function WalletPay({
   const affordable = selected !== undefined && (amountCents === undefined || amountCents <= apiCents(balanceOf(selected, currency)));
 
   return (
-    <form noValidate className="space-y-4" onSubmit={handleSubmit((values) => onPay(auth, values))}>
-      <SelectField label="Account" error={errors.accountNumber?.message} {...register('accountNumber')}>
+    <form noValidate className="space-y-4" onSubmit={handleSubmit((form) => onPay(auth, { accountNumber: form.accountNumber, tpin: form.tpin.trim() }))}>
+      <SelectField label="Account" {...field('accountNumber')}>
         {list.map((wallet) => (
           <option key={wallet._id} value={wallet.accountNumber}>
             {walletName(wallet)} · {formatApiMoney(balanceOf(wallet, currency), currency)}
           </option>
         ))}
       </SelectField>
-      <FloatingField label="TPIN" type="password" inputMode="numeric" autoComplete="off" maxLength={4} error={errors.tpin?.message} {...register('tpin')} />
+      <FloatingField label="TPIN" type="password" inputMode="numeric" autoComplete="off" maxLength={4} {...field('tpin')} />
       {affordable ? (
         <Button type="submit" size="lg" className="w-full" loading={busy}>
           {payLabel}

@@ -1,8 +1,7 @@
 import { checkoutMessages, type CheckoutView, type Currency } from '@kestrel/shared';
 import { useState } from 'react';
-import { useParams } from 'react-router';
 import { CardForm, type CardDetails } from '../../../components/CardForm.tsx';
-import { StatusCard } from '../../../components/CenteredLayout.tsx';
+import { StatusCard } from '../../../components/StatusCard.tsx';
 import { CloseIcon } from '../../../components/icons.tsx';
 import { FullPageSpinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
@@ -103,9 +102,8 @@ function Checkout({ payment }: { payment: CheckoutView }) {
   );
 }
 
-/** /web-pay/:urlId — the hosted checkout: public, outside the portal shell. */
-export function CheckoutPage() {
-  const { urlId = '' } = useParams();
+/** /web-pay/:urlId — the hosted checkout: public, outside the portal shell (app/checkout-pages.ts). */
+export function CheckoutPage({ urlId }: { urlId: string }) {
   const checkout = useCheckout(urlId);
   if (checkout.isPending) return <FullPageSpinner label="Loading payment" />;
   return (

@@ -17,7 +17,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { CardForm, type CardDetails } from '../../../components/CardForm.tsx';
-import { StatusCard } from '../../../components/CenteredLayout.tsx';
+import { StatusCard } from '../../../components/StatusCard.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { FullPageSpinner } from '../../../components/Spinner.tsx';

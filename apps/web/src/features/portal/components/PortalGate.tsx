@@ -1,17 +1,21 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Button } from '../../../components/Button.tsx';
-import { CenteredLayout, StatusCard } from '../../../components/CenteredLayout.tsx';
+import { CenteredLayout } from '../../../components/CenteredLayout.tsx';
+import { StatusCard } from '../../../components/StatusCard.tsx';
 import { AlertCircleIcon } from '../../../components/icons.tsx';
 import { FullPageSpinner } from '../../../components/Spinner.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { setActiveAccount, useSession } from '../../../lib/session.ts';
-import { CompleteAccountGate } from './CompleteAccountGate.tsx';
 import { accountToActivate } from '../../accounts/active-account.ts';
 import { useCurrentUser } from '../../auth/api.ts';
 import { PortalUserContext } from '../../../lib/portal-user.ts';
 import { LogoutLink } from './LogoutLink.tsx';
 import { PortalShell } from './PortalShell.tsx';
-import { VerifyEmailNotice } from './VerifyEmailNotice.tsx';
+
+// Shown once in a user's life, and they carry the forms (react-hook-form, zod): chunks of their
+// own, so the dashboard of every other visit does not wait for them.
+const VerifyEmailNotice = lazy(async () => ({ default: (await import('./VerifyEmailNotice.tsx')).VerifyEmailNotice }));
+const CompleteAccountGate = lazy(async () => ({ default: (await import('./CompleteAccountGate.tsx')).CompleteAccountGate }));
 
 /**
  * Wraps every protected page: a spinner while the user loads, then 'Please Verify Your
@@ -51,8 +55,12 @@ export function PortalGate() {
     );
   }
 
-  if (!profile.isEmailVerified) return <VerifyEmailNotice user={profile} />;
-  if (!profile.isAccountHolder) return <CompleteAccountGate user={profile} />;
+  if (!profile.isEmailVerified || !profile.isAccountHolder)
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        {profile.isEmailVerified ? <CompleteAccountGate user={profile} /> : <VerifyEmailNotice user={profile} />}
+      </Suspense>
+    );
   return (
     <PortalUserContext value={profile}>
       <PortalShell />

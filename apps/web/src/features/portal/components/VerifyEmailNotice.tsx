@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/Button.tsx';
-import { StatusCard } from '../../../components/CenteredLayout.tsx';
+import { StatusCard } from '../../../components/StatusCard.tsx';
 import { MailIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { errorMessage } from '../../../lib/http.ts';

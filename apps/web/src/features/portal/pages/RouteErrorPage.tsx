@@ -1,6 +1,7 @@
 import { messages } from '@kestrel/shared';
 import { Button } from '../../../components/Button.tsx';
-import { CenteredLayout, StatusCard } from '../../../components/CenteredLayout.tsx';
+import { CenteredLayout } from '../../../components/CenteredLayout.tsx';
+import { StatusCard } from '../../../components/StatusCard.tsx';
 import { AlertCircleIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 

@@ -2,7 +2,7 @@ import { messages, uiText } from '@kestrel/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonClasses } from '../../../components/Button.tsx';
-import { StatusCard } from '../../../components/CenteredLayout.tsx';
+import { StatusCard } from '../../../components/StatusCard.tsx';
 import { AlertCircleIcon, HistoryIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { isTransferArea, WALLET_AREA, transferPaths, type TransferArea } from '../areas.ts';

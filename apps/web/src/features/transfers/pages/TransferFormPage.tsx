@@ -16,7 +16,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button, buttonClasses } from '../../../components/Button.tsx';
-import { StatusCard } from '../../../components/CenteredLayout.tsx';
+import { StatusCard } from '../../../components/StatusCard.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
 import { AlertCircleIcon, CheckCircleIcon } from '../../../components/icons.tsx';

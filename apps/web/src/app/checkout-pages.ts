@@ -1,0 +1,81 @@
+import type { ComponentType } from 'react';
+
+/** The names of a path pattern's `:parameters`: '/web-pay/:urlId' gives 'urlId'. */
+type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** A page of a visitor who pays: rendered with its URL parameters as props. */
+export type CheckoutPageComponent = ComponentType<Record<string, string>>;
+
+export interface CheckoutPage {
+  /** The path pattern, `:name` for one segment, as in the route table. */
+  path: string;
+  /** Paths the pattern would match that belong to the portal (its static pages). */
+  except: readonly string[];
+  load: () => Promise<CheckoutPageComponent>;
+}
+
+function checkoutPage<Path extends string, Module>(
+  path: Path,
+  load: () => Promise<Module>,
+  pick: (module: Module) => ComponentType<Record<ParamNames<Path>, string>>,
+  except: readonly string[] = [],
+): CheckoutPage {
+  // The page's props are exactly its path's parameters (checked above); the matcher supplies them.
+  return { path, except, load: async () => pick(await load()) as CheckoutPageComponent };
+}
+
+/*
+ * The public pay pages: a visitor who pays a store or a payment link, with no portal
+ * session. Opened from outside (the usual case), main.tsx starts the small checkout app
+ * (app/checkout-app.tsx: React DOM, the query client, the toaster and the page, no router)
+ * instead of the portal, so the visitor downloads none of the portal's code. routes.tsx lists
+ * the same pages, so a client-side navigation to one works too. One line per page.
+ */
+export const checkoutPages: CheckoutPage[] = [
+  checkoutPage('/web-pay/:urlId', () => import('../features/checkout/pages/CheckoutPage.tsx'), (page) => page.CheckoutPage),
+  // '/payment-request/new' is the owner's form in the portal, not a link id.
+  checkoutPage(
+    '/payment-request/:pRequestURLId',
+    () => import('../features/checkout/pages/PaymentRequestPayPage.tsx'),
+    (page) => page.PaymentRequestPayPage,
+    ['/payment-request/new'],
+  ),
+];
+
+export interface CheckoutMatch {
+  page: CheckoutPage;
+  params: Record<string, string>;
+}
+
+/** The checkout page a path opens, with its parameters (decoded as React Router does), if any. */
+export function matchCheckoutPage(pathname: string): CheckoutMatch | undefined {
+  const path = pathname.replace(/\/+$/, '');
+  const segments = path.split('/');
+  for (const page of checkoutPages) {
+    if (page.except.some((portalPath) => portalPath.toLowerCase() === path.toLowerCase())) continue;
+    const pattern = page.path.split('/');
+    if (pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matches = pattern.every((part, index) => {
+      const segment = segments[index] ?? '';
+      if (!part.startsWith(':')) return part.toLowerCase() === segment.toLowerCase();
+      if (!segment) return false;
+      params[part.slice(1)] = decodeSegment(segment);
+      return true;
+    });
+    if (matches) return { page, params };
+  }
+  return undefined;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,56 @@
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+
+/** For each field, the message of its first broken rule, or undefined when the value is fine. */
+export type FormRules<Values extends Record<keyof Values, string>> = { [Field in keyof Values]: (value: string) => string | undefined };
+
+type FormErrors<Values> = Partial<Record<keyof Values, string>>;
+
+/**
+ * A form of text fields for the pages that must stay small (the pay pages, the login page):
+ * react-hook-form and zod would be a quarter of their download. It behaves as the app's react-hook-form
+ * forms do by default: the rules run on submit; after that, a field is checked again as it
+ * changes; the first field in error takes the focus; `isSubmitting` while `submit` runs.
+ */
+export function usePlainForm<Values extends Record<keyof Values, string>>(initial: Values, rules: FormRules<Values>) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<FormErrors<Values>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const fields = Object.keys(rules) as (keyof Values & string)[];
+
+  const setValue = (name: keyof Values & string, value: string) => {
+    setValues((current) => ({ ...current, [name]: value }));
+    if (submitted) setErrors((current) => ({ ...current, [name]: rules[name](value) }));
+  };
+
+  /** The props of a field's input or select: name, value, change handler and error message. */
+  const field = (name: keyof Values & string, format: (value: string) => string = (value) => value) => ({
+    name,
+    value: values[name],
+    error: errors[name],
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setValue(name, format(event.target.value)),
+  });
+
+  const handleSubmit = (submit: (values: Values) => void | Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    setSubmitted(true);
+    const found: FormErrors<Values> = {};
+    for (const name of fields) found[name] = rules[name](values[name]);
+    setErrors(found);
+    const firstError = fields.find((name) => found[name]);
+    if (firstError) {
+      const control = form.elements.namedItem(firstError);
+      if (control instanceof HTMLElement) control.focus();
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await submit(values);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return { values, errors, field, setValue, handleSubmit, isSubmitting };
+}

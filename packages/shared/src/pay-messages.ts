@@ -1,0 +1,54 @@
+/*
+ * The gateway's and the pay pages' messages, in a module of their own without zod: the
+ * checkout imports them and must not download the contracts (contracts/payments.ts uses them).
+ */
+
+/** Gateway and payment messages; the spec's are exact. */
+export const paymentMessages = {
+  created: 'Payment created',
+  amountRequired: 'amount is required',
+  amountInvalid: 'amount must be greater than 0 with at most two decimals, and at most 1,000,000,000',
+  currencyUnsupported: 'Only USD payments are supported',
+  cancelUrlRequired: 'cancelUrl is required',
+  storeCredentialsInvalid: 'Invalid storeId or storeKey',
+  storePending: 'This store is waiting for approval; payments can be taken once it is Approved',
+  storeRejected: (reason: string) => `This store was rejected and cannot take payments: ${reason}`,
+  orderIdTaken: (paymentId: string) => `orderId is already used by payment ${paymentId}`,
+  notFound: 'Payment not found',
+  alreadyPaid: 'This payment is already paid',
+  attemptInProgress: 'A payment attempt for this payment is in progress; try again in a moment',
+  feeTooHigh: 'Payment fee is too high',
+  feeTooHighToast: 'Error! Payment fee is too high',
+  success: 'Congratulations! Payment successfull',
+  failed: 'Payment failed!',
+  cardNumberRequired: 'Please enter card number',
+  cardNumberInvalid: 'Your card number is invalid',
+  brandUnsupported: 'Only visa and masterCard cards are accepted',
+  brandMismatch: 'The card brand does not match the card number',
+  expiryRequired: 'Expires date is required',
+  expiryInvalid: 'Expiry must be MM/YY',
+  expired: 'Your card has expired',
+  cvcRequired: 'CVC is required',
+  cvcInvalid: 'CVC must be a 3-digit number',
+  cardHolderRequired: 'Card holder name is required',
+  unexpected: 'An unexpected error occurred.',
+  typeCard: "type must be 'card'",
+  noPayments: 'No Payments',
+  noPaymentsHistory: 'No Payments History',
+  noFailedAttempt: 'No failed attempt found!',
+  unsuccess: 'Unsuccess Payment',
+} as const;
+
+/** Hosted checkout messages (the spec's, exact). */
+export const checkoutMessages = {
+  emailRequired: 'Please enter the email',
+  passwordMissing: 'Password missing',
+  loginError: 'Login Error!',
+  tpinRequired: 'Enter 4-digit TPIN',
+  tpinInvalid: 'Invalid TPIN',
+  paid: 'Payment Successful!',
+  broken: 'Broken Payment!',
+  brokenHint: 'Please check the payment link or contact support.',
+  ownStore: 'You cannot pay your own store from the account it pays into',
+  userMismatch: 'You can only pay from your own account',
+} as const;

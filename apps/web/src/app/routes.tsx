@@ -58,7 +58,8 @@ const protectedPages: RouteObject[] = [
   { path: '/payment-gateway', ...lazyPage(() => import('../features/gateway/pages/StoresPage.tsx'), (page) => page.StoresPage) },
   { path: '/payment-gateway/store/new', ...lazyPage(() => import('../features/gateway/pages/NewStorePage.tsx'), (page) => page.NewStorePage) },
   { path: '/payment-gateway/:storeId', ...lazyPage(() => import('../features/gateway/pages/StorePage.tsx'), (page) => page.StorePage) },
-  // Static paths outrank the public '/payment-request/:pRequestURLId', so these two stay the owner's.
+  // Static paths outrank the public '/payment-request/:pRequestURLId' (checkout-pages.ts names
+  // /payment-request/new as the portal's too), so these stay the owner's.
   { path: '/payment-request', ...lazyPage(() => import('../features/payment-requests/pages/PaymentRequestsPage.tsx'), (page) => page.PaymentRequestsPage) },
   { path: '/payment-request/new', ...lazyPage(() => import('../features/payment-requests/pages/NewPaymentRequestPage.tsx'), (page) => page.NewPaymentRequestPage) },
   {

@@ -35,7 +35,7 @@ export const API_MODULE_ORDER = [
 ];
 
 /** apps/web/src/features, bottom up (portal is the shell that composes the others). */
-export const WEB_FEATURE_ORDER = ['auth', 'accounts', 'transactions', 'transfers', 'payments', 'gateway', 'checkout', 'withdrawals', 'deposit', 'invoices', 'dashboard', 'portal', 'ops'];
+export const WEB_FEATURE_ORDER = ['auth', 'accounts', 'transactions', 'transfers', 'payments', 'gateway', 'checkout', 'payment-requests', 'withdrawals', 'deposit', 'invoices', 'dashboard', 'portal', 'ops'];
 
 const forbid = (folders, message) => ({
   group: folders.flatMap((folder) => [`../${folder}/*`, `../../${folder}/*`, `**/${folder}/*`]),

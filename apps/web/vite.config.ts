@@ -67,6 +67,8 @@ export default defineConfig(({ command }) => ({
       { route: '/signup', modules: [portalApp, 'features/auth/pages/SignupPage.tsx'] },
       // Issue 10: the hosted checkout downloads at most 100 KB of JavaScript, gzipped.
       { route: '/web-pay/… (checkout)', modules: [checkoutApp, 'features/checkout/pages/CheckoutPage.tsx'], budgetKB: 100 },
+      { route: '/payment-request/… (pay)', modules: [checkoutApp, 'features/checkout/pages/PaymentRequestPayPage.tsx'] },
+      { route: '/payment-request/details/…', modules: [portalApp, portal, 'features/payment-requests/pages/PaymentRequestDetailsPage.tsx'] },
       { route: '/dashboard', modules: [portalApp, portal, 'features/dashboard/pages/DashboardPage.tsx'] },
       { route: '/fund-transfer/…/recipient/…', modules: [portalApp, portal, 'features/transfers/pages/TransferFormPage.tsx'] },
       { route: '/transactions', modules: [portalApp, portal, 'features/transactions/pages/TransactionsPage.tsx'] },

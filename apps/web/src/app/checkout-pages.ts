@@ -37,6 +37,13 @@ function checkoutPage<Path extends string, Module>(
  */
 export const checkoutPages: CheckoutPage[] = [
   checkoutPage('/web-pay/:urlId', () => import('../features/checkout/pages/CheckoutPage.tsx'), (page) => page.CheckoutPage),
+  // '/payment-request/new' is the owner's form in the portal, not a link id.
+  checkoutPage(
+    '/payment-request/:pRequestURLId',
+    () => import('../features/checkout/pages/PaymentRequestPayPage.tsx'),
+    (page) => page.PaymentRequestPayPage,
+    ['/payment-request/new'],
+  ),
 ];
 
 export interface CheckoutMatch {

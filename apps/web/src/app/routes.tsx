@@ -30,11 +30,7 @@ function checkoutRoute({ path, load }: CheckoutPage): RouteObject {
 
 /*
  * The route table: one line per page. A feature adds its page to exactly one list.
- *
- * Protected pages of the spec still to come (each arrives with its feature; until then the
- * side navigation's links to them show 'Page Not Found' inside the portal shell):
- *   /payment-request, /payment-request/new, /payment-request/details/:id
- * Public pages still to come: /payment-request/:pRequestURLId (a line in checkout-pages.ts), /loader.
+ * Public page still to come: /loader.
  */
 
 /** The portal gate and shell around every signed-in page: a lazy chunk of its own. */
@@ -62,6 +58,14 @@ const protectedPages: RouteObject[] = [
   { path: '/payment-gateway', ...lazyPage(() => import('../features/gateway/pages/StoresPage.tsx'), (page) => page.StoresPage) },
   { path: '/payment-gateway/store/new', ...lazyPage(() => import('../features/gateway/pages/NewStorePage.tsx'), (page) => page.NewStorePage) },
   { path: '/payment-gateway/:storeId', ...lazyPage(() => import('../features/gateway/pages/StorePage.tsx'), (page) => page.StorePage) },
+  // Static paths outrank the public '/payment-request/:pRequestURLId' (checkout-pages.ts names
+  // /payment-request/new as the portal's too), so these stay the owner's.
+  { path: '/payment-request', ...lazyPage(() => import('../features/payment-requests/pages/PaymentRequestsPage.tsx'), (page) => page.PaymentRequestsPage) },
+  { path: '/payment-request/new', ...lazyPage(() => import('../features/payment-requests/pages/NewPaymentRequestPage.tsx'), (page) => page.NewPaymentRequestPage) },
+  {
+    path: '/payment-request/details/:paymentRequestId',
+    ...lazyPage(() => import('../features/payment-requests/pages/PaymentRequestDetailsPage.tsx'), (page) => page.PaymentRequestDetailsPage),
+  },
 ];
 
 /**
@@ -104,8 +108,8 @@ export const routes: RouteObject[] = [
       ...publicPages,
       { path: '/ops', element: <RequireAuth signedOut={<NotFoundPage />} />, children: [{ ...opsLayout, children: opsPages }] },
       { element: <RequireAuth />, children: [{ ...portalGate, children: protectedPages }] },
-      // Any other path, the side navigation's pages still to come included: 'Page Not Found'
-      // inside the portal shell for a signed-in user, a bare one for a visitor.
+      // Any other path: 'Page Not Found' inside the portal shell for a signed-in user, a bare
+      // one for a visitor.
       {
         element: <RequireAuth signedOut={<NotFoundPage />} />,
         children: [{ ...portalGate, children: [{ path: '*', element: <NotFoundPage inPortal /> }] }],

@@ -1,0 +1,44 @@
+import {
+  paymentRequestPayAnswer,
+  publicPaymentRequestView,
+  type PayPaymentRequestByCardBody,
+  type PayPaymentRequestByKestrelBody,
+  type PaymentRequestPayAnswer,
+} from '@kestrel/shared';
+import { useQuery } from '@tanstack/react-query';
+import { http, segment } from '../../lib/http.ts';
+import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
+
+/*
+ * The public payment-request page's server calls (beside api.ts, which holds the hosted
+ * checkout's): the link as a visitor may see it, and its two pay routes. Like the checkout,
+ * the page works with no portal session.
+ */
+
+export const paymentRequestLinkKeys = {
+  link: (pRequestURLId: string) => ['checkout', 'payment-request', pRequestURLId] as const,
+};
+
+/** GET /v1/payment-request/link/{pRequestURLId} (public). */
+export function usePaymentRequestLink(pRequestURLId: string) {
+  return useQuery({
+    queryKey: paymentRequestLinkKeys.link(pRequestURLId),
+    queryFn: async ({ signal }) => (await http.get(`/v1/payment-request/link/${segment(pRequestURLId)}`, publicPaymentRequestView, { auth: false, signal })).data,
+    retry: false,
+  });
+}
+
+export type LinkPaid = PaymentRequestPayAnswer['data'];
+
+async function pay(path: string, body: unknown, token: string | undefined): Promise<LinkPaid> {
+  // One Idempotency-Key per press of the pay button: a retried request cannot pay twice.
+  return (await http.post(path, body, paymentRequestPayAnswer.shape.data, { auth: false, token, headers: { 'Idempotency-Key': newIdempotencyKey() } })).data;
+}
+
+/** POST /v1/payment-request/card/complete-payment/{pRequestURLId}: no login. */
+export const payLinkByCard = (pRequestURLId: string, body: PayPaymentRequestByCardBody) =>
+  pay(`/v1/payment-request/card/complete-payment/${segment(pRequestURLId)}`, body, undefined);
+
+/** POST /v1/payment-request/kestrel/complete-payment/{pRequestURLId}: with the payer's token. */
+export const payLinkByKestrel = (pRequestURLId: string, body: PayPaymentRequestByKestrelBody, token: string) =>
+  pay(`/v1/payment-request/kestrel/complete-payment/${segment(pRequestURLId)}`, body, token);

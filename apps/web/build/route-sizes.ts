@@ -66,6 +66,7 @@ export function routeSizeReport(routes: RouteSize[]): Plugin {
         const over = budgetKB !== undefined && bytes / 1024 > budgetKB;
         const budget = budgetKB === undefined ? '' : over ? `  OVER its budget of ${budgetKB} KB` : `  (budget ${budgetKB} KB)`;
         rows.push(`  ${route.padEnd(28)} ${(bytes / 1024).toFixed(1).padStart(7)} KB in ${needed.size} chunks${budget}${note}`);
+        if (process.env.ROUTE_SIZES_VERBOSE) for (const name of needed) rows.push(`      ${name.padEnd(48)} ${((chunks.get(name)?.gzipBytes ?? 0) / 1024).toFixed(1).padStart(7)} KB`);
         if (over) this.warn(`${route} downloads ${(bytes / 1024).toFixed(1)} KB of JavaScript (gzipped), over its budget of ${budgetKB} KB`);
       }
       this.info(`JavaScript per route (gzipped):\n${rows.join('\n')}`);

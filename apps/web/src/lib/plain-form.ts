@@ -31,14 +31,22 @@ export function usePlainForm<Values extends Record<keyof Values, string>>(initia
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setValue(name, format(event.target.value)),
   });
 
-  const handleSubmit = (submit: (values: Values) => void | Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
+  /** Runs every rule now, as a submit does, shows the messages, and answers the first field in error. */
+  const check = (): (keyof Values & string) | undefined => {
     setSubmitted(true);
     const found: FormErrors<Values> = {};
     for (const name of fields) found[name] = rules[name](values[name]);
     setErrors(found);
-    const firstError = fields.find((name) => found[name]);
+    return fields.find((name) => found[name]);
+  };
+
+  /** For fields checked together with another form's submit: true when every rule passes. */
+  const validate = () => check() === undefined;
+
+  const handleSubmit = (submit: (values: Values) => void | Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const firstError = check();
     if (firstError) {
       const control = form.elements.namedItem(firstError);
       if (control instanceof HTMLElement) control.focus();
@@ -52,5 +60,5 @@ export function usePlainForm<Values extends Record<keyof Values, string>>(initia
     }
   };
 
-  return { values, errors, field, setValue, handleSubmit, isSubmitting };
+  return { values, errors, field, setValue, handleSubmit, validate, isSubmitting };
 }

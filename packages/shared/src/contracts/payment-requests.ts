@@ -2,8 +2,16 @@ import { z } from 'zod';
 import { AMOUNT_TYPES, CURRENCIES, PAYMENT_METHODS, PAYMENT_REQUEST_STATUSES, type Currency } from '../constants.ts';
 import { messages } from '../messages.ts';
 import { amountCents } from '../money-schema.ts';
-import { formatMoney, majorToCents, parseAmount, type Cents } from '../money.ts';
+import { formatMoney, parseAmount, type Cents } from '../money.ts';
 import { paymentMessages } from '../pay-messages.ts';
+import {
+  AMOUNT_DIGITS,
+  linkAmountProblem,
+  payerEmailProblem,
+  linkPayMessages,
+  requiredText,
+  type PaymentMethod,
+} from '../payment-request-messages.ts';
 import { tpinValue } from './transfers.ts';
 import { billingInfo, completeCardBody, payTpin, paymentErrorView } from './payments.ts';
 
@@ -14,11 +22,7 @@ import { billingInfo, completeCardBody, payTpin, paymentErrorView } from './paym
  * the link payments under /v1/payment.
  */
 
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export type AmountType = (typeof AMOUNT_TYPES)[number];
-export type PaymentRequestStatus = (typeof PAYMENT_REQUEST_STATUSES)[number];
-
-/** The new-request form's labels; '{label} is required' is built from them (section 5). */
+/** The new-request form's labels (here, not beside the messages: the pay page needs none of them); '{label} is required' is built from them (section 5). */
 export const paymentRequestLabels = {
   paymentPurpose: 'Payment Purpose',
   reference: 'Reference',
@@ -37,10 +41,9 @@ export const paymentRequestLabels = {
   accountNumber: 'Account Number',
 } as const;
 
-const requiredText = (label: string) => `${label} is required`;
-
 /** Every user-facing text of the payment-request pages and routes; the spec's are exact. */
 export const paymentRequestMessages = {
+  ...linkPayMessages,
   required: requiredText,
   created: 'Congratulations! You create new payment request',
   statusUpdated: 'Status updated',
@@ -51,25 +54,9 @@ export const paymentRequestMessages = {
   createNew: 'Create New',
   newRequest: '+ New Request',
   noDetails: 'No details found!',
-  notFound: 'Payment request not found',
-  disabled: 'Payment Request Disabled!',
-  disabledHint: 'This payment link is inactive. Please contact the sender or support.',
-  limitExceeded: 'Limit Exceeded!',
-  limitExceededHint: 'Payment denied: link reached limit...',
-  expired: 'Payment Link Expired!',
-  expiredHint: 'This payment link no longer accepts payments. Ask the sender for a new link.',
-  paid: 'Payment Successful!',
-  amountRequired: 'Please enter amount',
-  amountDigits: 'Use only digits!',
-  amountInvalid: 'Enter an amount greater than 0 with at most two decimals',
-  /** A custom amount outside the link's range (form and API). */
-  amountOutOfRange: (minimum: Cents, maximum: Cents, currency: Currency = 'USD') =>
-    `Amount must be between ${formatMoney(minimum, currency)} and ${formatMoney(maximum, currency)}`,
   /** A fixed-amount link paid with another amount (API). */
   amountMismatch: (value: Cents, currency: Currency = 'USD') => `This link is for exactly ${formatMoney(value, currency)}`,
   minimumAboveMaximum: 'Minimum Amount must not be more than Maximum Amount',
-  emailRequired: 'Email is required',
-  emailInvalid: 'Enter a valid email address',
   useLimitRequired: 'Use Limit is required',
   useLimitInvalid: 'Use Limit must be a whole number of at least 1',
   limitInvalid: 'Limit must be a whole number of 0 or more',
@@ -82,7 +69,6 @@ export const paymentRequestMessages = {
   currencyUnsupported: 'Only USD payment requests are supported',
   noSuccessful: 'No successful transactions found!',
   noFailed: 'No failed transactions found!',
-  unexpected: paymentMessages.unexpected,
   feeTooHigh: paymentMessages.feeTooHigh,
   copied: 'Payment link copied to clipboard',
   ownLink: 'You cannot pay your own link from the account it pays into',
@@ -386,17 +372,15 @@ export type LinkPaymentSourceQuery = z.infer<typeof linkPaymentSourceQuery>;
 
 /* ---------- web forms (react-hook-form: every field is text) ---------- */
 
-const digitsAndOnePoint = /^\d*\.?\d*$/;
 const formAmount = (label: string) =>
   z
     .string()
     .trim()
     .superRefine((value, ctx) => {
       if (value === '') ctx.addIssue({ code: 'custom', message: requiredText(label) });
-      else if (!digitsAndOnePoint.test(value)) ctx.addIssue({ code: 'custom', message: m.amountDigits });
+      else if (!AMOUNT_DIGITS.test(value)) ctx.addIssue({ code: 'custom', message: m.amountDigits });
       else if (!parseAmount(value).ok) ctx.addIssue({ code: 'custom', message: m.amountInvalid });
     });
-const isFormAmount = (value: string) => digitsAndOnePoint.test(value) && parseAmount(value).ok;
 
 /** The /payment-request/new form: the spec's fields and messages (section 5). */
 export const paymentRequestForm = z
@@ -483,32 +467,25 @@ export function paymentRequestFormToBody(form: PaymentRequestFormValues, owner: 
   };
 }
 
+/** A text field checked by one of the pay page's plain rules (payment-request-messages.ts). */
+const ruled = (problem: (value: string) => string | undefined) =>
+  z.string().superRefine((value, ctx) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+
+type LinkAmountRule = Pick<PublicPaymentRequestView, 'amount' | 'minimumAmount' | 'maximumAmount'>;
+
 /**
  * The public pay page's amount and email (section 5): 'Please enter amount', 'Use only
  * digits!' (digits and one decimal point), 'Email is required'. For a custom-amount link use
- * `paymentRequestAmountFormFor(link)`, which also checks the link's range.
+ * `paymentRequestAmountFormFor(link)`, which also checks the link's range. The rules
+ * themselves are plain functions, so the pay page checks the same without zod.
  */
-export const paymentRequestAmountForm = z.object({
-  amount: z
-    .string()
-    .trim()
-    .min(1, m.amountRequired)
-    .regex(digitsAndOnePoint, m.amountDigits)
-    .refine((value) => value === '' || !digitsAndOnePoint.test(value) || isFormAmount(value), m.amountInvalid),
-  email: z.string().trim().min(1, m.emailRequired).max(320).pipe(z.email({ error: m.emailInvalid })),
-});
+export const paymentRequestAmountForm = paymentRequestAmountFormFor({ amount: { type: 'fixed', currency: 'USD', value: null }, minimumAmount: null, maximumAmount: null });
 export type PaymentRequestAmountFormValues = z.input<typeof paymentRequestAmountForm>;
 
 /** The amount form for one link: a custom amount must lie within the link's minimum and maximum. */
-export function paymentRequestAmountFormFor(link: Pick<PublicPaymentRequestView, 'amount' | 'minimumAmount' | 'maximumAmount'>) {
-  return paymentRequestAmountForm.superRefine((form, ctx) => {
-    if (link.amount.type !== 'customer-choosen' || link.minimumAmount === null || link.maximumAmount === null) return;
-    const parsed = parseAmount(form.amount);
-    const minimum = majorToCents(link.minimumAmount);
-    const maximum = majorToCents(link.maximumAmount);
-    if (minimum === undefined || maximum === undefined) return;
-    if (parsed.ok && (parsed.cents < minimum || parsed.cents > maximum)) {
-      ctx.addIssue({ code: 'custom', path: ['amount'], message: m.amountOutOfRange(minimum, maximum) });
-    }
-  });
+export function paymentRequestAmountFormFor(link: LinkAmountRule) {
+  return z.object({ amount: ruled((value) => linkAmountProblem(value, link)), email: ruled(payerEmailProblem) });
 }

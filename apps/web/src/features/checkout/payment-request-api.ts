@@ -1,10 +1,4 @@
-import {
-  paymentRequestPayAnswer,
-  publicPaymentRequestView,
-  type PayPaymentRequestByCardBody,
-  type PayPaymentRequestByKestrelBody,
-  type PaymentRequestPayAnswer,
-} from '@kestrel/shared';
+import type { PayPaymentRequestByCardBody, PayPaymentRequestByKestrelBody, PaymentRequestPayAnswer } from '@kestrel/shared';
 import { useQuery } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
@@ -12,7 +6,8 @@ import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
 /*
  * The public payment-request page's server calls (beside api.ts, which holds the hosted
  * checkout's): the link as a visitor may see it, and its two pay routes. Like the checkout,
- * the page works with no portal session.
+ * the page works with no portal session. Response contracts in the function form (checked in
+ * development only), so the page downloads neither the contracts nor zod.
  */
 
 export const paymentRequestLinkKeys = {
@@ -23,7 +18,7 @@ export const paymentRequestLinkKeys = {
 export function usePaymentRequestLink(pRequestURLId: string) {
   return useQuery({
     queryKey: paymentRequestLinkKeys.link(pRequestURLId),
-    queryFn: async ({ signal }) => (await http.get(`/v1/payment-request/link/${segment(pRequestURLId)}`, publicPaymentRequestView, { auth: false, signal })).data,
+    queryFn: async ({ signal }) => (await http.get(`/v1/payment-request/link/${segment(pRequestURLId)}`, (contracts) => contracts.publicPaymentRequestView, { auth: false, signal })).data,
     retry: false,
   });
 }
@@ -32,7 +27,7 @@ export type LinkPaid = PaymentRequestPayAnswer['data'];
 
 async function pay(path: string, body: unknown, token: string | undefined): Promise<LinkPaid> {
   // One Idempotency-Key per press of the pay button: a retried request cannot pay twice.
-  return (await http.post(path, body, paymentRequestPayAnswer.shape.data, { auth: false, token, headers: { 'Idempotency-Key': newIdempotencyKey() } })).data;
+  return (await http.post(path, body, (contracts) => contracts.paymentRequestPayAnswer.shape.data, { auth: false, token, headers: { 'Idempotency-Key': newIdempotencyKey() } })).data;
 }
 
 /** POST /v1/payment-request/card/complete-payment/{pRequestURLId}: no login. */

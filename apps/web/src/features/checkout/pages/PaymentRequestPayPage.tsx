@@ -1,28 +1,26 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   asCurrency,
   CARD_ERROR_TOAST_MS,
   centsToDecimalString,
   checkoutMessages,
-  formatDateTime,
   formatMoney,
+  linkAmountProblem,
   parseAmount,
-  paymentRequestAmountFormFor,
-  paymentRequestMessages as m,
+  payerEmailProblem,
+  linkPayMessages as m,
+  PRODUCT_NAME,
   type PaymentMethod,
-  type PaymentRequestAmountFormValues,
   type PublicPaymentRequestView,
 } from '@kestrel/shared';
-import { useMemo, useRef, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { CardForm, type CardDetails } from '../../../components/CardForm.tsx';
 import { StatusCard } from '../../../components/StatusCard.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
-import { PageTitle } from '../../../components/PageTitle.tsx';
 import { FullPageSpinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { ApiError } from '../../../lib/http.ts';
+import { usePlainForm } from '../../../lib/plain-form.ts';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { PayLayout } from '../components/PayLayout.tsx';
 import { WalletPay, type WalletAuth } from '../components/WalletPay.tsx';
@@ -38,6 +36,14 @@ const methodTabs: Record<PaymentMethod, { key: Method; label: string }> = {
 function showLinkPayError(error: unknown): void {
   toast.error(error instanceof ApiError && error.fromServer && error.message ? error.message : m.unexpected, { duration: CARD_ERROR_TOAST_MS });
 }
+
+/**
+ * The link's expiry in the visitor's locale and time zone. The platform's formatter rather
+ * than the portal's date-fns one: on this small page that library would be a twentieth of
+ * the download.
+ */
+const expiryFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
+const expiryText = (iso: string) => expiryFormat.format(new Date(iso));
 
 /** Only digits and one decimal point reach the amount field. */
 function digitsAndOnePoint(value: string): string {
@@ -70,18 +76,12 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
   const [method, setMethod] = useState<Method>(tabs[0]?.key ?? 'card');
   const [busy, setBusy] = useState(false);
   const inFlight = useRef(false);
-  const schema = useMemo(() => paymentRequestAmountFormFor(link), [link]);
-  const {
-    register,
-    trigger,
-    getValues,
-    control,
-    formState: { errors },
-  } = useForm<PaymentRequestAmountFormValues>({
-    resolver: zodResolver(schema),
-    defaultValues: { amount: fixedCents === undefined ? '' : centsToDecimalString(fixedCents), email: '' },
-  });
-  const typed = parseAmount(useWatch({ control, name: 'amount' }) ?? '');
+  // Plain rules (the ones the shared form schema is built from): the pay page stays without zod.
+  const form = usePlainForm(
+    { amount: fixedCents === undefined ? '' : centsToDecimalString(fixedCents), email: '' },
+    { amount: (value) => linkAmountProblem(value, link, currency), email: payerEmailProblem },
+  );
+  const typed = parseAmount(form.values.amount);
   const amountCents = fixedCents ?? (typed.ok ? typed.cents : undefined);
   const payLabel = amountCents === undefined ? 'Pay' : `Pay ${formatMoney(amountCents, currency)}`;
 
@@ -92,8 +92,8 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
     inFlight.current = true;
     setBusy(true);
     try {
-      if (!(await trigger())) return;
-      const { amount, email } = getValues();
+      if (!form.validate()) return;
+      const { amount, email } = form.values;
       const parsed = parseAmount(amount);
       if (!parsed.ok) return;
       onPaid(await work(centsToDecimalString(parsed.cents), email.trim()));
@@ -125,7 +125,6 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
       payLinkByKestrel(link.pRequestURLId, { email, reference: link.reference, amount, userId: auth.userId, accountNumber: form.accountNumber, tpin: form.tpin }, auth.token),
     );
 
-  const amountField = register('amount');
   const minimum = link.minimumAmount === null ? undefined : formatApiMoney(link.minimumAmount, currency);
   const maximum = link.maximumAmount === null ? undefined : formatApiMoney(link.maximumAmount, currency);
 
@@ -148,26 +147,16 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
             </p>
           )
         )}
-        {link.expiresAt && <p className="mt-1 text-xs text-slate-600">Link valid until {formatDateTime(link.expiresAt)}</p>}
+        {link.expiresAt && <p className="mt-1 text-xs text-slate-600">Link valid until {expiryText(link.expiresAt)}</p>}
       </header>
       <div className="mt-6 space-y-4">
         {fixedCents === undefined && (
-          <FloatingField
-            label={`Amount (${currency})`}
-            inputMode="decimal"
-            autoComplete="off"
-            error={errors.amount?.message}
-            {...amountField}
-            onChange={(event) => {
-              event.target.value = digitsAndOnePoint(event.target.value);
-              void amountField.onChange(event);
-            }}
-          />
+          <FloatingField label={`Amount (${currency})`} inputMode="decimal" autoComplete="off" {...form.field('amount', digitsAndOnePoint)} />
         )}
-        <FloatingField label="Your email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+        <FloatingField label="Your email" type="email" autoComplete="email" {...form.field('email')} />
       </div>
       {/* The method's form is submitted by its own button; the amount and e-mail are checked at the same moment. */}
-      <div className="mt-6" onSubmitCapture={() => void trigger()}>
+      <div className="mt-6" onSubmitCapture={() => form.validate()}>
         <Tabs label="Payment method" tabs={tabs} selected={method} onSelect={setMethod}>
           {method === 'card' ? (
             <CardForm payLabel={payLabel} busy={busy} onPay={payByCard} />
@@ -217,7 +206,8 @@ export function PaymentRequestPayPage({ pRequestURLId }: { pRequestURLId: string
   else body = <PayForm link={link.data} onPaid={setPaid} onLinkChanged={() => void link.refetch()} />;
   return (
     <PayLayout>
-      <PageTitle title={paid ? m.paid : 'Payment request'} />
+      {/* React 19 hoists <title> into <head>; the portal's PageTitle would add a chunk to this small page. */}
+      <title>{`${paid ? m.paid : 'Payment request'} · ${PRODUCT_NAME}`}</title>
       {body}
     </PayLayout>
   );

@@ -91,6 +91,17 @@ describe('http client', () => {
     expect(errorMessage(error, 'Sign-up Failed!')).toBe('Sign-up Failed!');
   });
 
+  it('shows a short plain-text error as it came, but never a long one', async () => {
+    stubFetch(new Response('Payment service is busy, try again in a minute\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+    const plain = await failure(http.post('/v1/payment-request/card/complete-payment/x', {}, anything, { auth: false }));
+    expect(plain).toMatchObject({ status: 503, code: 'plain_error', fromServer: true });
+    expect(errorMessage(plain, 'An unexpected error occurred.')).toBe('Payment service is busy, try again in a minute');
+
+    stubFetch(new Response('x'.repeat(301), { status: 500, headers: { 'content-type': 'text/plain' } }));
+    const long = await failure(http.post('/v1/payment-request/card/complete-payment/x', {}, anything, { auth: false }));
+    expect(errorMessage(long, 'An unexpected error occurred.')).toBe('An unexpected error occurred.');
+  });
+
   it('announces a rejected session only when the request carried a token', async () => {
     const rejected = vi.fn();
     const stop = onSessionRejected(rejected);

@@ -127,14 +127,39 @@ function checkedData<T>(path: string, schema: ResponseSchema<T>, data: unknown):
   return data as T;
 }
 
-async function readJson(response: Response): Promise<unknown> {
+interface ReadBody {
+  json: unknown;
+  /** A short plain-text answer (Content-Type text/plain), e.g. from a proxy in front of the API. */
+  plainText: string | undefined;
+}
+
+/** Longest plain-text error shown as it came; longer ones are not a message meant for people. */
+const PLAIN_TEXT_MESSAGE_MAX = 300;
+
+async function readBody(response: Response): Promise<ReadBody> {
   const text = await response.text();
-  if (!text) return undefined;
+  if (!text) return { json: undefined, plainText: undefined };
   try {
-    return JSON.parse(text);
+    return { json: JSON.parse(text), plainText: undefined };
   } catch {
-    return undefined;
+    const plain = (response.headers.get('content-type') ?? '').startsWith('text/plain') ? text.trim() : '';
+    // Markup labelled as text (an error page) is not a message either.
+    const readable = plain && plain.length <= PLAIN_TEXT_MESSAGE_MAX && !plain.startsWith('<');
+    return { json: undefined, plainText: readable ? plain : undefined };
   }
+}
+
+/**
+ * The error of a failed answer: the error envelope's message; else a short plain-text answer
+ * as it came (the spec's "else a plain error"); else a generic one, so callers show their own
+ * fallback text (an HTML error page is never shown to people).
+ */
+function failedAnswer(response: Response, { json, plainText }: ReadBody): ApiError {
+  if (isErrorEnvelope(json)) {
+    return new ApiError({ status: response.status, code: json.code, message: json.error, fields: stringRecord(json.fields), fromServer: true });
+  }
+  if (plainText) return new ApiError({ status: response.status, code: 'plain_error', message: plainText, fromServer: true });
+  return new ApiError({ status: response.status, code: 'invalid_response', message: `The server answered ${response.status}.`, fromServer: false });
 }
 
 export async function request<T>(path: string, schema: ResponseSchema<T>, options: RequestOptions = {}): Promise<ApiResult<T>> {
@@ -161,7 +186,8 @@ export async function request<T>(path: string, schema: ResponseSchema<T>, option
     throw new ApiError({ status: 0, code: 'network_error', message: 'The server could not be reached.', fromServer: false });
   }
 
-  const json = await readJson(response);
+  const answer = await readBody(response);
+  const json = answer.json;
 
   if (response.ok) {
     if (isSuccessEnvelope(json)) {
@@ -179,21 +205,7 @@ export async function request<T>(path: string, schema: ResponseSchema<T>, option
   if (response.status === 401 && token) {
     for (const listener of sessionRejectedListeners) listener();
   }
-  if (isErrorEnvelope(json)) {
-    throw new ApiError({
-      status: response.status,
-      code: json.code,
-      message: json.error,
-      fields: stringRecord(json.fields),
-      fromServer: true,
-    });
-  }
-  throw new ApiError({
-    status: response.status,
-    code: 'invalid_response',
-    message: `The server answered ${response.status}.`,
-    fromServer: false,
-  });
+  throw failedAnswer(response, answer);
 }
 
 /**
@@ -218,11 +230,7 @@ export async function requestBlob(path: string, options: Omit<RequestOptions, 'm
   if (response.status === 401 && token) {
     for (const listener of sessionRejectedListeners) listener();
   }
-  const json = await readJson(response);
-  if (isErrorEnvelope(json)) {
-    throw new ApiError({ status: response.status, code: json.code, message: json.error, fields: stringRecord(json.fields), fromServer: true });
-  }
-  throw new ApiError({ status: response.status, code: 'invalid_response', message: `The server answered ${response.status}.`, fromServer: false });
+  throw failedAnswer(response, await readBody(response));
 }
 
 type NoBodyOptions = Omit<RequestOptions, 'method' | 'body'>;

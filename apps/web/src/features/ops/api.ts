@@ -20,9 +20,8 @@ import {
 } from '@kestrel/shared';
 import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { http, segment } from '../../lib/http.ts';
-import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
+import { useRequestKey } from '../../lib/idempotency-key.ts';
 
 /*
  * The operator console's calls (every /v1/operator route answers 404 to anyone but an
@@ -142,18 +141,16 @@ export function useMoneyLock() {
  * reason), not to the click: sending it again after a lost answer credits once.
  */
 export function useFundWallet() {
-  const pending = useRef<{ request: string; key: string } | null>(null);
+  const requestKey = useRequestKey();
   return useOpsMutation(async (input: { accountId: string; amount: string; currency: string; reason: string }) => {
-    const request = JSON.stringify(input);
-    if (pending.current?.request !== request) pending.current = { request, key: newIdempotencyKey() };
-    const { key } = pending.current;
+    const key = requestKey.keyFor(JSON.stringify(input));
     const result = await http.post(
       `/v1/operator/accounts/${segment(input.accountId)}/fund`,
       { amount: input.amount, currency: input.currency, reason: input.reason },
       fundWalletResult,
       { headers: { 'Idempotency-Key': key } },
     );
-    pending.current = null;
+    requestKey.settled();
     return result;
   });
 }

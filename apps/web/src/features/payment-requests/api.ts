@@ -9,10 +9,9 @@ import {
   type UpdatePaymentRequestLimitBody,
 } from '@kestrel/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { z } from 'zod';
 import { http, segment } from '../../lib/http.ts';
-import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
+import { useRequestKey } from '../../lib/idempotency-key.ts';
 
 /* Payment-request links of the active account: the list, one link, its payments, and the owner's changes. */
 
@@ -74,15 +73,14 @@ export function usePaymentRequestPayments(id: string) {
  */
 export function useCreatePaymentRequest() {
   const queryClient = useQueryClient();
-  const pending = useRef<{ request: string; key: string } | null>(null);
+  const requestKey = useRequestKey();
   return useMutation({
     mutationFn: async (body: CreatePaymentRequestBody) => {
-      const request = JSON.stringify({ ...body, tpin: undefined });
-      if (pending.current?.request !== request) pending.current = { request, key: newIdempotencyKey() };
-      return (await http.post('/v1/payment-request/create', body, createPaymentRequestAnswer, { headers: { 'Idempotency-Key': pending.current.key } })).data;
+      const key = requestKey.keyFor(JSON.stringify({ ...body, tpin: undefined }));
+      return (await http.post('/v1/payment-request/create', body, createPaymentRequestAnswer, { headers: { 'Idempotency-Key': key } })).data;
     },
     onSuccess: (_answer, body) => {
-      pending.current = null;
+      requestKey.settled();
       void queryClient.invalidateQueries({ queryKey: paymentRequestKeys.account(body.accountNumber) });
     },
   });

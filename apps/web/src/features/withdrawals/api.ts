@@ -1,11 +1,10 @@
 import { withdrawalView, type CreateWithdrawalBody, type WithdrawalView } from '@kestrel/shared';
 import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { http, segment } from '../../lib/http.ts';
 import { accountKeys } from '../accounts/api.ts';
 import { transactionKeys } from '../transactions/api.ts';
-import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
+import { useRequestKey } from '../../lib/idempotency-key.ts';
 
 /* Bank withdrawals: the active account's list and a new request. Types come from the shared contract. */
 
@@ -35,15 +34,14 @@ export function useWithdrawals(accountNumber: string | undefined) {
  */
 export function useCreateWithdrawal() {
   const queryClient = useQueryClient();
-  const pending = useRef<{ request: string; key: string } | null>(null);
+  const requestKey = useRequestKey();
   return useMutation({
     mutationFn: async (body: CreateWithdrawalBody) => {
-      const request = JSON.stringify({ ...body, tpin: undefined });
-      if (pending.current?.request !== request) pending.current = { request, key: newIdempotencyKey() };
-      return http.post('/v1/bank-withdraw/create', body, withdrawalView, { headers: { 'Idempotency-Key': pending.current.key } });
+      const key = requestKey.keyFor(JSON.stringify({ ...body, tpin: undefined }));
+      return http.post('/v1/bank-withdraw/create', body, withdrawalView, { headers: { 'Idempotency-Key': key } });
     },
     onSuccess: (_result, body) => {
-      pending.current = null;
+      requestKey.settled();
       for (const queryKey of [
         withdrawalKeys.account(body.accountNumber),
         accountKeys.details(),

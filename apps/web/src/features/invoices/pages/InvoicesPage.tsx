@@ -1,14 +1,13 @@
 import { asCurrency, formatInvoiceNumber, invoiceMessages, uiText } from '@kestrel/shared';
 import { Link } from 'react-router';
-import { Button } from '../../../components/Button.tsx';
 import { InvoiceIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
-import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useInvoices, type Invoice } from '../api.ts';
 import { InvoiceForm } from '../components/InvoiceForm.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { ListLoadError } from '../../../components/ListStates.tsx';
 
 const columns = ['SI', 'Name', 'Phone', 'Email', 'Details', 'Quantity', 'Unit Price', 'Total Price'] as const;
 const numeric = new Set<string>(['Quantity', 'Unit Price', 'Total Price']);
@@ -83,14 +82,7 @@ export function InvoicesPage() {
   if (!userId || (invoices.isPending && invoices.fetchStatus !== 'idle')) {
     body = <div role="status" aria-label="Loading invoices" className="h-24 animate-pulse rounded-2xl bg-slate-200/70" />;
   } else if (invoices.isError && !invoices.data) {
-    body = (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-2xl border border-danger-600/30 bg-danger-50 p-5 text-danger-700">
-        <p>{errorMessage(invoices.error, 'The invoices could not be loaded.')}</p>
-        <Button variant="secondary" onClick={() => void invoices.refetch()} loading={invoices.isFetching}>
-          Try again
-        </Button>
-      </div>
-    );
+    body = <ListLoadError query={invoices} fallback="The invoices could not be loaded." />;
   } else if (list.length === 0) {
     body = (
       <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">

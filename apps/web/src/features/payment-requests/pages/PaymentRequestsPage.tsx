@@ -1,15 +1,15 @@
 import { formatDateTime, paymentRequestMessages as m, REFUND_COUNTER, uiText, type PaymentRequestView } from '@kestrel/shared';
 import { Link } from 'react-router';
-import { Button, buttonClasses } from '../../../components/Button.tsx';
+import { buttonClasses } from '../../../components/Button.tsx';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { CheckCircleIcon, HistoryIcon, LinkIcon, ListIcon, WalletIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
-import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useLinkPayments, usePaymentRequests } from '../api.ts';
 import { copyLink } from '../components/copy-link.ts';
 import { linkAmountText, PaymentRequestStatusBadge, remainingLimitText } from '../components/PaymentRequestBits.tsx';
+import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx';
 
 const title = uiText.nav.paymentRequest;
 const columns = ['Request URL', 'Status', 'Amount', 'Remaining Limit', 'Date', 'Details'] as const;
@@ -110,22 +110,9 @@ export function PaymentRequestsPage() {
 
   let body;
   if (loading) {
-    body = (
-      <div role="status" aria-label="Loading payment links" className="space-y-3">
-        {[0, 1, 2].map((index) => (
-          <div key={index} className="h-16 animate-pulse rounded-2xl bg-slate-200/70" />
-        ))}
-      </div>
-    );
+    body = <ListSkeleton label="Loading payment links" />;
   } else if (links.isError && !links.data) {
-    body = (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-2xl border border-danger-600/30 bg-danger-50 p-5 text-danger-700">
-        <p>{errorMessage(links.error, 'The payment links could not be loaded.')}</p>
-        <Button variant="secondary" onClick={() => void links.refetch()} loading={links.isFetching}>
-          Try again
-        </Button>
-      </div>
-    );
+    body = <ListLoadError query={links} fallback="The payment links could not be loaded." />;
   } else if (list.length === 0) {
     body = (
       <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">

@@ -8,6 +8,7 @@ import { useSession } from '../../../lib/session.ts';
 import { useAccountTransactions, type Transaction, type TransactionType } from '../api.ts';
 import { TransactionTypeBadge } from '../components/TransactionTypeBadge.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx';
 
 const title = uiText.nav.transactions;
 const emptyMessage = 'This Account has No Transactions';
@@ -98,16 +99,6 @@ function TransactionCards({ rows }: { rows: readonly Row[] }) {
   );
 }
 
-function LoadingRows() {
-  return (
-    <div role="status" aria-label="Loading transactions" className="space-y-3">
-      {[0, 1, 2].map((index) => (
-        <div key={index} className="h-16 animate-pulse rounded-2xl bg-slate-200/70" />
-      ))}
-    </div>
-  );
-}
-
 /** /transactions: 'All Transactions' of the active account. */
 export function TransactionsPage() {
   const { accountNumber } = useSession();
@@ -123,16 +114,9 @@ export function TransactionsPage() {
 
   let body;
   if (!accountNumber || (transactions.isPending && transactions.fetchStatus !== 'idle')) {
-    body = <LoadingRows />;
+    body = <ListSkeleton label="Loading transactions" />;
   } else if (transactions.isError && !transactions.data) {
-    body = (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-2xl border border-danger-600/30 bg-danger-50 p-5 text-danger-700">
-        <p>{errorMessage(transactions.error, 'The transactions could not be loaded.')}</p>
-        <Button variant="secondary" onClick={() => void transactions.refetch()} loading={transactions.isFetching}>
-          Try again
-        </Button>
-      </div>
-    );
+    body = <ListLoadError query={transactions} fallback="The transactions could not be loaded." />;
   } else if (rows.length === 0) {
     body = (
       <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">

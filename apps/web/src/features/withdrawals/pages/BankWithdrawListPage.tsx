@@ -1,16 +1,16 @@
 import { asCurrency, formatDateTime, uiText } from '@kestrel/shared';
 import { Link } from 'react-router';
-import { Button, buttonClasses } from '../../../components/Button.tsx';
+import { buttonClasses } from '../../../components/Button.tsx';
 import { AlertCircleIcon, BankIcon, CheckCircleIcon, HistoryIcon, ListIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
-import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 import { useWithdrawals, type Withdrawal } from '../api.ts';
 import { NewWithdrawForm } from '../components/NewWithdrawForm.tsx';
 import { WithdrawalStatusBadge } from '../components/WithdrawalStatusBadge.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
+import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx';
 
 const title = 'Bank Withdraw';
 const columns = ['Amount', 'Bank', 'Account No.', 'Routing Number', 'Date'] as const;
@@ -91,22 +91,9 @@ export function BankWithdrawListPage() {
 
   let body;
   if (loading) {
-    body = (
-      <div role="status" aria-label="Loading withdrawals" className="space-y-3">
-        {[0, 1, 2].map((index) => (
-          <div key={index} className="h-16 animate-pulse rounded-2xl bg-slate-200/70" />
-        ))}
-      </div>
-    );
+    body = <ListSkeleton label="Loading withdrawals" />;
   } else if (withdrawals.isError && !withdrawals.data) {
-    body = (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-2xl border border-danger-600/30 bg-danger-50 p-5 text-danger-700">
-        <p>{errorMessage(withdrawals.error, 'The withdrawals could not be loaded.')}</p>
-        <Button variant="secondary" onClick={() => void withdrawals.refetch()} loading={withdrawals.isFetching}>
-          Try again
-        </Button>
-      </div>
-    );
+    body = <ListLoadError query={withdrawals} fallback="The withdrawals could not be loaded." />;
   } else if (list.length === 0) {
     body = (
       <div className="max-w-3xl">

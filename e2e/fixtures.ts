@@ -4,7 +4,7 @@ export const DEMO_PASSWORD = 'kestrel-demo';
 export const DEMO_TPIN = '4826';
 export const demo = {
   alice: { email: 'alice@example.com', userName: 'alice' },
-  bob: { email: 'bob@example.com', userName: 'bob' },
+  bob: { email: 'bob@example.com', userName: 'bob', storeName: "Bob's Bikes Shop" },
 } as const;
 
 let counter = 0;
@@ -47,12 +47,12 @@ export async function registerViaApi(request: APIRequestContext, options: { veri
   return { ...user, userId: _id, token };
 }
 
-export async function loginThroughForm(page: Page, email: string, password: string): Promise<void> {
+export async function loginThroughForm(page: Page, email: string, password: string, landsOn: RegExp = /\/dashboard$/): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveURL(landsOn);
 }
 
 /** Saves a full-page screenshot under e2e/screenshots for people to look at. */

@@ -20,7 +20,7 @@ const chromium = {
 
 export default defineConfig({
   testDir: './journeys',
-  timeout: 60_000,
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,

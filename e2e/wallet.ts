@@ -98,3 +98,17 @@ export async function fundFromDemo(request: APIRequestContext, sender: Holder): 
   expect(funding.status(), await funding.text()).toBe(200);
 }
 
+
+/**
+ * The credentials of demo bob's seeded store, picked by its name: bob also owns stores other
+ * journeys make (the example shop's, whose callback server is gone once its journey ends).
+ */
+export async function demoStoreCredentials(request: APIRequestContext) {
+  const token = await loginViaApi(request, demo.bob.email, DEMO_PASSWORD);
+  const response = await request.get(`/v1/payment_gateway_store/account/${demo.bob.userName}`, { headers: { Authorization: token } });
+  expect(response.status(), await response.text()).toBe(200);
+  const { stores } = (await response.json()).data as { stores: { storeId: string; storeKey: string; storeName: string; status: string }[] };
+  const store = stores.find((candidate) => candidate.storeName === demo.bob.storeName && candidate.status === 'Approved');
+  if (!store) throw new Error(`demo bob has no Approved store named ${demo.bob.storeName}`);
+  return { storeId: store.storeId, storeKey: store.storeKey };
+}

@@ -23,6 +23,9 @@ if (builtAt < sourcesChangedAt) {
   execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: path.join(root, 'apps/web'),
     stdio: 'inherit',
+    // The server's NODE_ENV (development for the journeys) must not give the browser React's
+    // development build: Vite takes NODE_ENV from the environment when it is set.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }
 

@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { htmlPages } from './build/prerender.ts';
 import { routeSizeReport } from './build/route-sizes.ts';
 
 /** React Router's dist/ folder (its package exports hide dist/production). */
@@ -61,6 +63,21 @@ export default defineConfig(({ command }) => ({
     tailwindcss(),
     // Brotli and gzip copies made once at build time; the server sends the one the browser accepts.
     preloadSharedChunk('react'),
+    // Login and signup paint from prerendered HTML; the pay pages preload their app and page.
+    htmlPages(
+      [
+        { file: 'login.html', path: '/login', prerender: true, preload: [portalApp, 'features/auth/pages/LoginPage.tsx'] },
+        { file: 'signup.html', path: '/signup', prerender: true, preload: [portalApp, 'features/auth/pages/SignupPage.tsx'] },
+        { file: 'web-pay.html', path: '/web-pay/:urlId', preload: [checkoutApp, 'features/checkout/pages/CheckoutPage.tsx'] },
+        {
+          file: 'payment-request.html',
+          path: '/payment-request/:pRequestURLId',
+          except: ['/payment-request/new'],
+          preload: [checkoutApp, 'features/checkout/pages/PaymentRequestPayPage.tsx'],
+        },
+      ],
+      fileURLToPath(import.meta.url),
+    ),
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024, logLevel: 'silent' }),
     routeSizeReport([
       { route: '/login', modules: [portalApp, 'features/auth/pages/LoginPage.tsx'] },

@@ -184,7 +184,7 @@ test.describe('accounts: complete account, new account, switcher, balance, My Ac
     await expect(form.error(requiredMessage('companyName'))).toBeVisible();
 
     // TPIN: digits only, at most 4 characters; date of birth: 16 years or older.
-    const tpin = form.field(`${labels.tpin} (4 digits)`);
+    const tpin = form.field('new TPIN');
     await tpin.fill('12a45');
     await expect(tpin).toHaveValue('12a4');
     const birth = form.field(`${labels.dateOfBirth} (${uiText.completeAccount.dateOfBirthHint})`);

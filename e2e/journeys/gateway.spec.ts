@@ -104,7 +104,7 @@ test('a merchant creates a store, gets it approved, takes a card payment and see
   const storeId = ((await stores.json()).data.stores as { storeId: string; storeName: string }[]).find((store) => store.storeName === storeName)!.storeId;
   const login = await request.post('/v1/auth/login', { data: OPERATOR });
   const operatorToken = (await login.json()).data.token as string;
-  expect((await request.post(`/v1/operator/stores/${storeId}/approve`, { headers: { Authorization: operatorToken } })).status()).toBe(200);
+  expect((await request.post(`/v1/operator/stores/${storeId}/approve`, { headers: { Authorization: operatorToken }, data: { reason: 'Documents checked' } })).status()).toBe(200);
 
   await page.reload();
   await expect(page.getByLabel('Status')).toHaveValue('Approved');

@@ -39,8 +39,8 @@ test.describe('invoices', () => {
     const field = (label: string) => form.getByLabel(label, { exact: true });
 
     // The form's rules, with the spec's messages.
-    await field('Phone').fill('01212345678');
-    await field('Email').fill('not-an-email');
+    await field('Customer phone').fill('01212345678');
+    await field('Customer email').fill('not-an-email');
     await field('Unit Price').fill('0.5');
     await field('Quantity').fill('0');
     await form.getByRole('button', { name: 'Create Invoice' }).click();
@@ -49,10 +49,10 @@ test.describe('invoices', () => {
     }
     await screenshot(page, 'invoice-form-errors');
 
-    await field('Name').fill('Rahim Traders');
-    await field('Phone').fill('01712345678');
-    await field('Email').fill('rahim@example.test');
-    await field('Receiver Name').fill('Karim Uddin');
+    await field('Customer name').fill('Rahim Traders');
+    await field('Customer phone').fill('01712345678');
+    await field('Customer email').fill('rahim@example.test');
+    await field('Receiver name').fill('Karim Uddin');
     await field('Unit Price').fill('19.99');
     await field('Quantity').fill('3');
     await field('Details').fill('Bicycle tyres');
@@ -72,7 +72,10 @@ test.describe('invoices', () => {
     await expect(page).toHaveURL(/\/invoice\/[0-9a-f-]{36}$/);
     const sheet = page.getByRole('article', { name: 'Invoice INV-000001' });
     await expect(sheet).toContainText('Rahim Traders');
-    await expect(sheet).toContainText('Receiver: Karim Uddin');
+    // Who is who on the sheet: the customer billed, and the receiver apart.
+    await expect(sheet.getByRole('heading', { name: 'Billed to (customer)' })).toBeVisible();
+    await expect(sheet.getByRole('heading', { name: 'Receiver (receives the goods or service)' })).toBeVisible();
+    await expect(sheet).toContainText('Karim Uddin');
     await expect(sheet).toContainText('Total due: US$ 59.97');
     await screenshot(page, 'invoice-printable');
 

@@ -11,6 +11,10 @@ import { auth, balanceOf, fundFromDemo, holderViaApi, TPIN, type Holder } from '
  */
 
 const OPERATOR = { email: 'ops@example.com', password: 'kestrel-demo' };
+/** The demo data's second operator: the checker of four-eyes requests. */
+const CHECKER = { email: 'ops2@example.com', password: 'kestrel-demo' };
+/** An operator's sign-in lands on the console, never on the wallet's complete-account form. */
+const ON_CONSOLE = /\/ops$/;
 
 /** No serious or critical axe-core violations on the page as it stands. */
 async function expectAccessible(page: Page): Promise<void> {
@@ -76,7 +80,7 @@ test('an operator works the queues: store, withdrawals, identity, funding, ledge
   await uploadIdentity(request, holder);
   expect(await balanceOf(request, holder)).toBe(28);
 
-  await loginThroughForm(page, OPERATOR.email, OPERATOR.password);
+  await loginThroughForm(page, OPERATOR.email, OPERATOR.password, ON_CONSOLE);
   await page.goto('/ops');
   await expect(page.getByRole('heading', { name: 'Queues' })).toBeVisible();
   await expectAccessible(page);
@@ -89,6 +93,10 @@ test('an operator works the queues: store, withdrawals, identity, funding, ledge
   await expect(store.getByRole('img', { name: `${storeName} business document 1` })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, 'ops-stores');
+  // Approving asks a reason like every other change.
+  await store.getByRole('button', { name: 'Approve' }).click();
+  await expect(store.getByText('Reason is required')).toBeVisible();
+  await store.getByPlaceholder('Reason for approving (kept in the audit log)').fill('Licence matches the shop');
   await store.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText(`${storeName} approved`)).toBeVisible();
   await expect(store).toHaveCount(0);
@@ -163,6 +171,71 @@ test('an operator works the queues: store, withdrawals, identity, funding, ledge
   await screenshot(page, 'ops-callbacks');
 });
 
+test('four eyes: one operator asks to fund above US$ 100.00, another approves; a store is suspended and reinstated @phone', async ({ page, request }) => {
+  // Two sign-ins and a dozen console steps: more than the default minute on a shared machine.
+  test.slow();
+  const holder = await holderViaApi(request, 'payee');
+  const storeName = await pendingStore(request, holder);
+  const operatorToken = async (who: { email: string; password: string }) =>
+    (await (await request.post('/v1/auth/login', { data: who })).json()).data.token as string;
+  expect((await request.post(`/v1/operator/stores/${(await storeIdOf(request, holder, storeName))}/approve`, { headers: auth(await operatorToken(CHECKER)), data: { reason: 'Checked' } })).status()).toBe(200);
+
+  // The maker asks: US$ 150.00 goes to the queue, nothing moves yet.
+  await loginThroughForm(page, OPERATOR.email, OPERATOR.password, ON_CONSOLE);
+  await page.goto('/ops/accounts');
+  await page.getByLabel('Account number, user name, e-mail or phone').fill(holder.userName);
+  await page.getByRole('link', { name: new RegExp(holder.holderName) }).click();
+  await page.getByLabel('Amount').fill('150.00');
+  await page.getByLabel('Reason', { exact: true }).fill('Refund of a lost bank transfer');
+  await page.getByRole('button', { name: 'Fund' }).click();
+  await expect(page.getByText('Sent for approval: a second operator must approve it').first()).toBeVisible();
+  expect(await balanceOf(request, holder)).toBe(0);
+  await page.getByRole('link', { name: 'Approvals' }).click();
+  const request150 = page.getByRole('article').filter({ hasText: holder.holderName }).filter({ hasText: '150.00' });
+  await expect(request150.getByText('Your request: another operator must approve or refuse it.')).toBeVisible();
+  await expect(request150.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+
+  // The checker approves it with a reason; the money moves once.
+  await page.context().clearCookies();
+  await page.evaluate(() => window.localStorage.clear());
+  await loginThroughForm(page, CHECKER.email, CHECKER.password, ON_CONSOLE);
+  await page.goto('/ops/approvals');
+  await expect(page.getByRole('heading', { name: 'Pending approvals' })).toBeVisible();
+  await expect(request150.getByText(OPERATOR.email)).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'ops-approvals');
+  await request150.getByPlaceholder('Reason for approving (kept in the audit log)').fill('Matches the bank statement');
+  await request150.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Approved and carried out')).toBeVisible();
+  await expect.poll(() => balanceOf(request, holder)).toBe(150);
+  await expect(page.getByRole('region', { name: "Today's totals per operator" })).toContainText(OPERATOR.email);
+  await page.getByRole('link', { name: 'Queues' }).click();
+  await expect(page.getByRole('region', { name: "Today's totals per operator" })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'ops-overview-today');
+
+  // Suspend the store with a reason; its checkout and gateway answer 403 until it is reinstated.
+  await page.getByRole('link', { name: 'Stores', exact: true }).click();
+  await page.getByLabel('Status').selectOption('Approved');
+  const store = page.getByRole('article', { name: storeName });
+  await store.getByPlaceholder('Reason the owner will see').fill('Chargebacks under review');
+  await store.getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByText(`${storeName} suspended`)).toBeVisible();
+  await page.getByLabel('Status').selectOption('Suspended');
+  await expect(store.getByText('Chargebacks under review')).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, 'ops-store-suspended');
+  await store.getByPlaceholder('Reason for reinstating (kept in the audit log)').fill('Review closed');
+  await store.getByRole('button', { name: 'Reinstate' }).click();
+  await expect(page.getByText(`${storeName} reinstated`)).toBeVisible();
+});
+
+/** The public id of the holder's store of that name. */
+async function storeIdOf(request: APIRequestContext, holder: Holder, storeName: string): Promise<string> {
+  const list = await (await request.get(`/v1/payment_gateway_store/account/${encodeURIComponent(holder.accountEmail)}`, { headers: auth(holder.token) })).json();
+  return (list.data.stores as { storeName: string; storeId: string }[]).find((entry) => entry.storeName === storeName)!.storeId;
+}
+
 test('the console is for operators only; at phone width it still works @phone', async ({ page, request }) => {
   // A visitor and a signed-in holder both get 'Page Not Found'.
   await page.goto('/ops');
@@ -175,7 +248,7 @@ test('the console is for operators only; at phone width it still works @phone', 
 
   // The operator's console at this width.
   await page.context().clearCookies();
-  await loginThroughForm(page, OPERATOR.email, OPERATOR.password);
+  await loginThroughForm(page, OPERATOR.email, OPERATOR.password, ON_CONSOLE);
   await page.goto('/ops');
   await expect(page.getByRole('heading', { name: 'Queues' })).toBeVisible();
   await expectAccessible(page);

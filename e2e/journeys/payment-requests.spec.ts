@@ -151,7 +151,6 @@ test('alice makes a fixed and a custom link; a visitor pays one by card and one 
 
   await amount.fill('7.50');
   await visitor.getByRole('tab', { name: 'Kestrel' }).click();
-  await visitor.getByLabel('Your email').fill(demo.bob.email);
   await visitor.getByLabel('Email', { exact: true }).fill(demo.bob.email);
   await visitor.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
   await visitor.getByRole('button', { name: 'Login' }).click();

@@ -75,6 +75,32 @@ test.describe('recipients, resends and own accounts', () => {
     await expect(page.getByRole('heading', { name: transferMessages.recipientNotFound })).toBeVisible();
   });
 
+  test('issue 19: search shows holders in short ("Wren… Z."), two letters find no one, the picked recipient in full @phone', async ({ page, request }) => {
+    test.setTimeout(180_000);
+    const { sender, payee, stem } = await peopleFor(request);
+    await signInAs(page, sender);
+    const search = new RecipientSearchPage(page);
+    await search.goto();
+
+    // Fewer than 3 characters: no search, a hint instead.
+    await search.searchBox.fill(stem.slice(0, 2));
+    await expect(page.getByText(transferMessages.searchTooShort, { exact: true })).toBeVisible();
+
+    // By e-mail: the holder is named in short only.
+    await search.search(payee.accountEmail);
+    const found = search.recipient(payee.userName);
+    await expect(found).toBeVisible();
+    await expect(found).toContainText(`${stem} Z.`);
+    await expect(search.resultsSection()).not.toContainText('Zephyr');
+    await screenshot(page, 'recipient-search-masked');
+
+    // Picking the recipient opens the form with the full name, as the spec shows.
+    await found.click();
+    const form = new TransferFormPage(page);
+    await expect(form.recipientName).toHaveValue(payee.holderName);
+    await screenshot(page, 'recipient-picked-full-name');
+  });
+
   test('a reload after a lost answer resends with the same key: one ledger transaction @phone', async ({ page, request }) => {
     const { sender, payee: recipient } = await peopleFor(request);
     const before = await transactionIds(request, sender);

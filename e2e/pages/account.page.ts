@@ -121,7 +121,7 @@ export class CompleteAccountPage {
     await this.field(labels.annualIncome).fill(data.annualIncome);
     await this.field(labels.identityType).selectOption({ label: data.identityType });
     await this.field(labels.identityNumber).fill(data.identityNumber);
-    await this.field(`${labels.tpin} (4 digits)`).fill(data.tpin);
+    await this.field('new TPIN').fill(data.tpin);
   }
 
   async attachImages(count = 2): Promise<void> {

@@ -91,3 +91,29 @@ export class LinkPayPage {
     return this.page.getByRole('button', { name });
   }
 }
+
+/** /payment-request: the owner's list of links, a page at a time, with its counters. */
+export class PaymentRequestListPage {
+  readonly heading: Locator;
+  readonly loadMore: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Payment Request', level: 1 });
+    this.loadMore = page.getByRole('button', { name: 'Load more' });
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto('/payment-request');
+    await expect(this.heading).toBeVisible();
+  }
+
+  /** A counter's number (Total Refund has a second line under it: the amount refunded). */
+  counter(label: 'Total Request' | 'Active Request' | 'Total Payments' | 'Total Refund'): Locator {
+    return this.page.getByRole('region', { name: 'Payment request counters' }).getByRole('article', { name: label, exact: true }).locator('p').first();
+  }
+
+  /** The rows of the list as the screen shows it (the table on wide screens, cards on phones). */
+  rows(): Locator {
+    return this.page.locator('table tbody tr:visible, ul[aria-label="Payment links"] > li:visible');
+  }
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import type { CardLoad, GetLoad, LoadRequest, LoadResult, TransferLoad } from './load-protocol.ts';
+import type { CardLoad, GetLoad, LinkLoad, LoadRequest, LoadResult, TransferLoad, WalletLoad } from './load-protocol.ts';
 
 /**
  * The HTTP load generator: a separate process (forked by load.ts), so the clients' work —
@@ -111,37 +111,42 @@ function getOptions(load: GetLoad, tally: Tally): Options {
   };
 }
 
+/** The first request of a gateway payment: the store creates it (web-pay). */
+function createPaymentRequest(load: CardLoad | WalletLoad, tally: Tally): autocannon.Request {
+  const headers = { 'content-type': 'application/json', storeId: load.storeId, storeKey: load.storeKey };
+  return {
+    method: 'POST',
+    path: '/v1/payment/web-pay',
+    setupRequest: (request) => ({
+      ...request,
+      headers,
+      body: JSON.stringify({
+        orderId: randomUUID(),
+        currency: 'USD',
+        amount: (100 + randomIndex(10_000)) / 100,
+        customerName: 'Bench Customer',
+        customerEmail: 'bench@example.test',
+        customerPhone: '+15550000000',
+        customerAddress: '1 Bench Street',
+        productName: 'Bench item',
+        cancelUrl: 'https://hot-store.example/cart',
+      }),
+    }),
+    onResponse: (status, answer, context) => {
+      if (status !== 200) tallyAnswer(tally, status, answer);
+      else (context as { paymentId?: string }).paymentId = (JSON.parse(answer) as { data?: { paymentId?: string } }).data?.paymentId;
+    },
+  };
+}
+
 /** Two requests per operation: create a payment (web-pay), then pay it by card. */
 function cardOptions(load: CardLoad, tally: Tally): Options {
-  const headers = { 'content-type': 'application/json', storeId: load.storeId, storeKey: load.storeKey };
   return {
     url: load.baseUrl,
     connections: load.concurrency,
     duration: load.durationMs / 1000,
     requests: [
-      {
-        method: 'POST',
-        path: '/v1/payment/web-pay',
-        setupRequest: (request) => ({
-          ...request,
-          headers,
-          body: JSON.stringify({
-            orderId: randomUUID(),
-            currency: 'USD',
-            amount: (100 + randomIndex(10_000)) / 100,
-            customerName: 'Bench Customer',
-            customerEmail: 'bench@example.test',
-            customerPhone: '+15550000000',
-            customerAddress: '1 Bench Street',
-            productName: 'Bench item',
-            cancelUrl: 'https://hot-store.example/cart',
-          }),
-        }),
-        onResponse: (status, answer, context) => {
-          if (status !== 200) tallyAnswer(tally, status, answer);
-          else (context as { paymentId?: string }).paymentId = (JSON.parse(answer) as { data?: { paymentId?: string } }).data?.paymentId;
-        },
-      },
+      createPaymentRequest(load, tally),
       {
         method: 'POST',
         setupRequest: (request, context) => ({
@@ -156,20 +161,88 @@ function cardOptions(load: CardLoad, tally: Tally): Options {
   };
 }
 
+/** Two requests per operation: create a payment (web-pay), then pay it from the client's wallet. */
+function walletOptions(load: WalletLoad, tally: Tally): Options {
+  const payers = load.payers.slice(0, load.concurrency);
+  if (payers.length < load.concurrency) throw new Error(`${load.concurrency} payers asked for, ${load.payers.length} available`);
+  let nextSlot = 0;
+  return {
+    url: load.baseUrl,
+    connections: load.concurrency,
+    duration: load.durationMs / 1000,
+    requests: [
+      createPaymentRequest(load, tally),
+      {
+        method: 'POST',
+        setupRequest: (request, context) => {
+          const ctx = context as { paymentId?: string; slot?: number; i?: number };
+          ctx.slot ??= nextSlot++ % payers.length;
+          ctx.i = (ctx.i ?? -1) + 1;
+          const payer = payers[ctx.slot];
+          if (!payer) throw new Error('no payer');
+          return {
+            ...request,
+            path: `/v1/payment/complete/kestrel/${ctx.paymentId ?? 'none'}`,
+            headers: { 'content-type': 'application/json', authorization: payer.token },
+            body: JSON.stringify({ accountNumber: payer.accountNumbers[ctx.i % payer.accountNumbers.length], tpin: load.tpin }),
+          };
+        },
+        onResponse: (status, answer) => tallyAnswer(tally, status, answer),
+      },
+    ],
+  };
+}
+
+/** One request per operation: pay the link by card (its pay page's call). */
+function linkOptions(load: LinkLoad, tally: Tally): Options {
+  return {
+    url: `${load.baseUrl}/v1/payment-request/card/complete-payment/${load.pRequestURLId}`,
+    connections: load.concurrency,
+    duration: load.durationMs / 1000,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => ({
+          ...request,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            email: 'bench-payer@example.test',
+            amount: 5,
+            type: 'card',
+            number: '4242424242424242',
+            expiresIn: '12/34',
+            cvc: '123',
+            cardHolderName: 'Bench Payer',
+          }),
+        }),
+        onResponse: (status, answer) => tallyAnswer(tally, status, answer),
+      },
+    ],
+  };
+}
+
 async function run(request: LoadRequest): Promise<LoadResult> {
   const tally: Tally = { failures: {}, lastBodyBytes: 0, reusedSenders: 0 };
   const options =
-    request.kind === 'transfer' ? transferOptions(request, tally) : request.kind === 'card' ? cardOptions(request, tally) : getOptions(request, tally);
+    request.kind === 'transfer'
+      ? transferOptions(request, tally)
+      : request.kind === 'card'
+        ? cardOptions(request, tally)
+        : request.kind === 'wallet'
+          ? walletOptions(request, tally)
+          : request.kind === 'link'
+            ? linkOptions(request, tally)
+            : getOptions(request, tally);
   const started = performance.now();
   const result = await autocannon({ ...options, timeout: TIMEOUT_S });
   const elapsedMs = performance.now() - started;
   if (result.errors > 0) tally.failures['network error'] = result.errors;
   if (result.timeouts > 0) tally.failures.timeout = result.timeouts;
-  // A card operation is two requests; its count is the successful pays.
+  // A gateway payment (card or wallet) is two requests; its count is the successful pays.
   const ok = result['2xx'];
   return {
     id: request.id,
-    count: request.kind === 'card' ? Math.floor(ok / 2) : ok,
+    count: request.kind === 'card' || request.kind === 'wallet' ? Math.floor(ok / 2) : ok,
     p50: result.latency.p50,
     p99: result.latency.p99,
     elapsedMs,

@@ -52,7 +52,32 @@ export interface CardLoad {
   durationMs: number;
 }
 
-export type LoadRequest = (TransferLoad | GetLoad | CardLoad) & { id: number };
+/**
+ * Wallet payments into one store: each operation creates a payment (web-pay) and pays it from
+ * a client's own wallet (POST /v1/payment/complete/kestrel/{id}): connection i is client i,
+ * cycling over its accounts.
+ */
+export interface WalletLoad {
+  kind: 'wallet';
+  baseUrl: string;
+  concurrency: number;
+  storeId: string;
+  storeKey: string;
+  payers: { token: string; accountNumbers: string[] }[];
+  tpin: number;
+  durationMs: number;
+}
+
+/** Card payments of one payment-request link (no use limit): one request per operation. */
+export interface LinkLoad {
+  kind: 'link';
+  baseUrl: string;
+  concurrency: number;
+  pRequestURLId: string;
+  durationMs: number;
+}
+
+export type LoadRequest = (TransferLoad | GetLoad | CardLoad | WalletLoad | LinkLoad) & { id: number };
 
 export interface LoadResult {
   id: number;

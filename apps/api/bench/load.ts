@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import type { CardLoad, GetLoad, LoadResult, TransferLoad } from './load-protocol.ts';
+import type { CardLoad, GetLoad, LinkLoad, LoadResult, TransferLoad, WalletLoad } from './load-protocol.ts';
 
 type Pending = { resolve: (result: LoadResult) => void; reject: (error: Error) => void };
 
@@ -34,7 +34,7 @@ export class LoadGenerator {
     return this.child.pid;
   }
 
-  run(load: TransferLoad | GetLoad | CardLoad): Promise<LoadResult> {
+  run(load: TransferLoad | GetLoad | CardLoad | WalletLoad | LinkLoad): Promise<LoadResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.failure) {

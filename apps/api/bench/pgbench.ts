@@ -14,14 +14,17 @@ const run = promisify(execFile);
  * idempotency record, activities or audit. Every transaction is a separate round trip
  * from pgbench's C client, with synchronous commit as the server has it.
  */
-const SCRIPT = String.raw`\set a random(:lo, :hi - 1)
+const PICK = String.raw`\set a random(:lo, :hi - 1)
 \set a case when :a >= :hot then :a + 1 else :a end
 \set b random(:lo, :hi - 1)
 \set b case when :b >= :a then :b + 1 else :b end
 \set b case when :hotonly = 1 then :hot else :b end
 \set amt random(1, 100)
 \set neg 0 - :amt
-WITH t AS (
+`;
+
+/** Our schema: every trigger, constraint and index of the ledger tables is in the way. */
+export const OUR_SCHEMA_SCRIPT = PICK + String.raw`WITH t AS (
   INSERT INTO ledger_transactions (transaction_id, kind, transaction_for, currency, amount_cents, metadata)
   VALUES ('PGB' || md5(random()::text || clock_timestamp()::text), 'transfer', 'Fund Transfer', 'USD', :amt::bigint, '{}'::jsonb)
   RETURNING id
@@ -31,6 +34,43 @@ WITH t AS (
 )
 UPDATE ledger_accounts SET balance_cents = balance_cents + CASE WHEN id = :a::bigint THEN :neg::bigint ELSE :amt::bigint END
  WHERE id IN (:a::bigint, :b::bigint);
+`;
+
+/**
+ * The lean reference: a bare double-entry table set (accounts with a balance, transactions,
+ * postings; primary keys only, no trigger, no other index or constraint) and the same one
+ * statement, durable commits. What the machine does for a double-entry transfer with nothing
+ * of ours in the way; made by LEAN_SCHEMA in a database of its own.
+ */
+export const LEAN_SCRIPT = PICK + String.raw`WITH t AS (
+  INSERT INTO lean_transactions (amount_cents) VALUES (:amt::bigint) RETURNING id
+), p AS (
+  INSERT INTO lean_postings (transaction_id, account_id, amount_cents)
+  SELECT t.id, v.la, v.c FROM t, (VALUES (:a::bigint, :neg::bigint), (:b::bigint, :amt::bigint)) AS v(la, c)
+)
+UPDATE lean_accounts SET balance_cents = balance_cents + CASE WHEN id = :a::bigint THEN :neg::bigint ELSE :amt::bigint END
+ WHERE id IN (:a::bigint, :b::bigint);
+`;
+
+/**
+ * The same two statements with `$1` (debited ledger account), `$2` (credited), `$3` (amount),
+ * for a client that sends them itself (the schema cost's CPU measurement).
+ */
+export const OUR_SCHEMA_STATEMENT = statementOf(OUR_SCHEMA_SCRIPT);
+export const LEAN_STATEMENT = statementOf(LEAN_SCRIPT);
+
+function statementOf(script: string): string {
+  const body = script.split('\n').filter((line) => !line.startsWith('\\set')).join('\n');
+  return body.replaceAll(':a::bigint', '$1::bigint').replaceAll(':b::bigint', '$2::bigint').replaceAll(':neg::bigint', '(-$3::bigint)').replaceAll(':amt::bigint', '$3::bigint');
+}
+
+/** The lean reference's tables, with `accounts` rows numbered 1..n, each holding `opening` cents. */
+export const leanSchema = (accounts: number, opening: number): string => `
+CREATE TABLE lean_accounts (id bigint PRIMARY KEY, balance_cents bigint NOT NULL);
+CREATE TABLE lean_transactions (id bigserial PRIMARY KEY, amount_cents bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE lean_postings (id bigserial PRIMARY KEY, transaction_id bigint NOT NULL, account_id bigint NOT NULL, amount_cents bigint NOT NULL);
+INSERT INTO lean_accounts SELECT i, ${opening} FROM generate_series(1, ${accounts}) AS i;
+ANALYZE;
 `;
 
 export const PGBENCH = process.env.PGBENCH ?? '/usr/bin/pgbench';
@@ -48,13 +88,17 @@ export interface PgbenchLoad {
   hi: number;
   hot: number;
   hotOnly: boolean;
+  /** The pgbench script (default: our schema's one-statement transfer). */
+  script?: string;
+  /** The row's name (default: from the script and the pair choice). */
+  workload?: string;
 }
 
 export async function runPgbench(load: PgbenchLoad): Promise<Row> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kestrel-pgbench-'));
   try {
     const script = path.join(dir, 'transfer.sql');
-    writeFileSync(script, SCRIPT);
+    writeFileSync(script, load.script ?? OUR_SCHEMA_SCRIPT);
     const { stdout } = await run(
       PGBENCH,
       [
@@ -97,7 +141,7 @@ export async function runPgbench(load: PgbenchLoad): Promise<Row> {
     const failed = Number(/number of failed transactions: (\d+)/.exec(stdout)?.[1] ?? 0);
     const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? 0);
     return {
-      workload: `pgbench one-statement transfer, ${load.hotOnly ? 'hot recipient' : 'random pairs'}`,
+      workload: load.workload ?? `pgbench one-statement transfer, ${load.hotOnly ? 'hot recipient' : 'random pairs'}`,
       clients: load.clients,
       count: processed,
       seconds: tps > 0 ? processed / tps : load.seconds,

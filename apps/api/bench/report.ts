@@ -77,7 +77,7 @@ function ms(value: number): string {
 }
 
 /** How much of the main thread one operation took: busy share × duration ÷ operations. */
-function threadMsPerOp(row: Row): string {
+export function threadMsPerOp(row: Row): string {
   if (row.mainLoopBusy === undefined || row.count === 0) return '–';
   return ((row.mainLoopBusy * row.seconds * 1000) / row.count).toFixed(2);
 }

@@ -81,7 +81,7 @@ async function ready(url: string): Promise<boolean> {
  * still compiling while the clock runs). Logging is at `warn`: request logs would be measured too.
  */
 export async function startSeparateServer(options: SeparateServerOptions): Promise<SeparateServer> {
-  const port = await freePort();
+  const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) + 1 : await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', serverPath], {
     env: {
       ...process.env,

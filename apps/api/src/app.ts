@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { publicConfig } from '@kestrel/shared';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -19,13 +19,17 @@ import { ok, successEnvelope } from './http/envelope.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
 import { createLogger } from './logger.ts';
 import { registerHardening } from './http/hardening.ts';
+import { createOpenApiOptions } from './http/openapi/document.ts';
+import { registerStatusCheck } from './http/openapi/status-check.ts';
 import { postgresCounters, rateLimitStore, redisCounters } from './http/rate-limit.ts';
+import { webPages } from './http/web-pages.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { dataRoutes } from './modules/data/data.routes.ts';
 import { invoicesRoutes } from './modules/invoices/invoices.routes.ts';
+import { ledgerSealsRoutes } from './modules/ledger/seals.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
@@ -33,12 +37,16 @@ import { cachedSessionLookup } from './modules/sessions/sessions.repository.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { paymentRequestsRoutes } from './modules/payment-requests/payment-requests.routes.ts';
+import { refundsRoutes } from './modules/refunds/refunds.routes.ts';
 import { callbacksRoutes } from './modules/callbacks/callbacks.routes.ts';
 import { devStoreCallbackRoutes } from './modules/callbacks/dev-listener.routes.ts';
+import type { CardProcessor } from './modules/payments/card-processor.ts';
+import { transactionsExportRoutes } from './modules/transactions/transactions.export.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { isOperator } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { withdrawalsExportRoutes } from './modules/withdrawals/withdrawals.export.ts';
 import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 
 export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -57,6 +65,8 @@ export interface BuildAppOptions {
   webDist?: string;
   /** Sees every route as it is registered (the route-table guard test walks them). */
   onRoute?: (route: RouteOptions) => void;
+  /** The card network (default: the built-in sandbox); tests pass one that refuses or stalls. */
+  cardProcessor?: CardProcessor;
 }
 
 /** Builds the whole server without listening, so tests can drive it over real HTTP or inject. */
@@ -87,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       forgetSession: (sessionId) => sessions.forget(sessionId),
       isOperator: (userId) => isOperator(db, userId),
     },
+    ...(options.cardProcessor ? { cardProcessor: options.cardProcessor } : {}),
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
@@ -132,24 +143,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 10, fields: 30 } });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Kestrel API', version: '1.0.0', description: 'Digital wallet and payment gateway API.' },
-      servers: [{ url: config.publicUrl }],
-      components: {
-        securitySchemes: {
-          accessToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token from POST /v1/auth/login' },
-          storeId: { type: 'apiKey', in: 'header', name: 'storeId' },
-          storeKey: { type: 'apiKey', in: 'header', name: 'storeKey' },
-        },
-      },
-      security: [{ accessToken: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  // The reference's words, errors, tags and named schemas: http/openapi/ (document.ts).
+  await app.register(swagger, createOpenApiOptions(config.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/v1/docs', staticCSP: true });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  if (config.nodeEnv === 'test') registerStatusCheck(app);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -180,11 +178,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(activitiesRoutes);
       await v1.register(transfersRoutes);
       await v1.register(transactionsRoutes);
+      await v1.register(ledgerSealsRoutes);
+      await v1.register(transactionsExportRoutes);
       await v1.register(operatorRoutes);
       await v1.register(withdrawalsRoutes);
+      await v1.register(withdrawalsExportRoutes);
       await v1.register(storesRoutes);
       await v1.register(paymentsRoutes);
       await v1.register(paymentRequestsRoutes);
+      await v1.register(refundsRoutes);
       await v1.register(callbacksRoutes);
     },
     { prefix: '/v1' },
@@ -198,6 +200,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const webDist = options.webDist ?? defaultWebDist;
   const serveWeb = existsSync(path.join(webDist, 'index.html'));
+  // Login, signup and the pay pages have HTML files of their own (prerendered, or preloading their chunks).
+  const webPageFor = serveWeb ? webPages(webDist) : () => 'index.html';
   if (serveWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -216,7 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = /^\/(v1|data|dev)(\/|$)/.test(pathname);
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile(webPageFor(pathname));
     }
     return reply
       .status(404)

@@ -18,6 +18,8 @@ const environment = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
   DATABASE_STARTUP_WAIT_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** off behind PgBouncer in transaction mode: no named prepared statements (README "Behind PgBouncer"). */
+  DATABASE_NAMED_STATEMENTS: z.enum(['on', 'off']).default('on'),
   SMTP_URL: z.string().min(1).optional(),
   MAIL_FROM: z.string().default('Kestrel <no-reply@kestrel.localhost>'),
   SECRET_KEY: z.string().min(32).optional(),
@@ -58,6 +60,8 @@ export interface Config {
   databaseTimeouts: DatabaseTimeouts;
   /** How long start-up waits for an unreachable database before giving up. */
   databaseStartupWaitMs: number;
+  /** Named prepared statements on the hot path; off behind a transaction-mode pooler. */
+  databaseNamedStatements: boolean;
   dataDir: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -99,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleInTransactionMs: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
     databaseStartupWaitMs: settings.DATABASE_STARTUP_WAIT_SECONDS * 1000,
+    databaseNamedStatements: settings.DATABASE_NAMED_STATEMENTS === 'on',
     dataDir,
     smtpUrl: settings.SMTP_URL,
     mailFrom: settings.MAIL_FROM,

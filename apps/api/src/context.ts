@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { RateCounters } from './http/rate-limit.ts';
 import type { Mailer } from './modules/mail/mailer.ts';
+import type { CardProcessor } from './modules/payments/card-processor.ts';
 
 /**
  * How the route guards (http/guards.ts) learn who is calling. app.ts wires these to the
@@ -28,6 +29,8 @@ export interface AppContext {
   /** Shared rate-limit counters; absent (CLIs, some tests) means PostgreSQL through `db`. */
   counters?: RateCounters;
   callers: CallerLookup;
+  /** The card network; the built-in sandbox when absent (tests pass one that fails or stalls). */
+  cardProcessor?: CardProcessor;
 }
 
 declare module 'fastify' {

@@ -4,7 +4,7 @@ import { isClusterWorker, runClusterPrimary } from './cluster.ts';
 import { loadConfig, startupWarnings } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './start.ts';
-import { DEMO_OPERATOR } from './modules/demo/demo-store.ts';
+import { DEMO_OPERATOR, DEMO_SECOND_OPERATOR } from './modules/demo/demo-store.ts';
 
 let log: Logger | undefined;
 
@@ -60,9 +60,9 @@ async function main(): Promise<void> {
           `  Demo store "${demoStore.storeName}" (bob, Approved; callbacks: ${config.publicUrl}/dev/store-callbacks):`,
           `    storeId ${demoStore.storeId}`,
           `    storeKey ${demoStore.storeKey}`,
-          `  Demo operator (approves stores): ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}`,
+          `  Demo operators (the second approves the first's large funding and payouts): ${DEMO_OPERATOR.email} / ${DEMO_OPERATOR.password}, ${DEMO_SECOND_OPERATOR.email} / ${DEMO_SECOND_OPERATOR.password}`,
         ]
-      : []),
+      : ['  Store keys: on each store\'s page (Payment Gateway, then the store), for its owner.']),
     '',
   ];
   // Several workers would print it several times; the primary logs where Kestrel runs.

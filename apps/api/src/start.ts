@@ -3,13 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { isDatabaseUnavailable, waitForDatabase } from './db/availability.ts';
+import { waitForDatabase } from './db/availability.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { openDatabase, withoutStatementTimeouts, type DatabaseHandle } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { scheduleIdempotencyCleanup } from './http/idempotency.ts';
 import { startCallbackWorker } from './modules/callbacks/worker.ts';
-import { seedDemo, type DemoLogin } from './modules/demo/seed-demo.ts';
-import { seedDemoStore, type DemoStore } from './modules/demo/demo-store.ts';
+import { startRefundRecovery } from './modules/payments/collect/refund.ts';
+import { startLedgerSealer } from './modules/ledger/seals.ts';
+import { seedDemo, withCurrentBalances, type DemoLogin } from './modules/demo/seed-demo.ts';
+import { findDemoStore, seedDemoStore, type DemoStore } from './modules/demo/demo-store.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -33,6 +36,7 @@ async function migratePostgres(config: Config, log: Logger): Promise<string[]> {
     poolSize: 1,
     applicationName: 'kestrel-migrate',
     timeouts: withoutStatementTimeouts(config.databaseTimeouts),
+    namedStatements: config.databaseNamedStatements,
     log,
   });
   try {
@@ -58,7 +62,7 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Demo
   const applied = await migratePostgres(config, log);
   if (applied.length) log.info({ applied }, 'applied database migrations');
   if (!config.seedDemo) return null;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: config.databaseTimeouts, log });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: config.databaseTimeouts, namedStatements: config.databaseNamedStatements, log });
   try {
     const demoLogins = await seedDemo(database.db, config.secretKey);
     if (demoLogins) log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
@@ -79,21 +83,31 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'db'),
     timeouts: config.databaseTimeouts,
+    namedStatements: config.databaseNamedStatements,
     log,
   });
   try {
     const migrations = applied ?? (prepared ? [] : await migrate(database.db));
     const app = await buildApp({ config, db: database.db, loggerInstance: log, ...(options.webDist ? { webDist: options.webDist } : {}) });
     if (migrations.length) app.log.info({ applied: migrations }, 'applied database migrations');
-    const demoLogins = config.seedDemo && !prepared ? await seedDemo(database.db, config.secretKey) : null;
-    if (demoLogins) app.log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
+    const seededLogins = config.seedDemo && !prepared ? await seedDemo(database.db, config.secretKey) : null;
+    if (seededLogins) app.log.info({ logins: seededLogins.map((login) => login.email) }, 'empty database: created the demo data set');
     // bob's demo store and its payments go through the real gateway code, so they need the app.
-    const demoStore = demoLogins ? await seedDemoStore(app.ctx) : null;
+    // On a database seeded before, the store's keys are looked up, so every start prints them.
+    const demoStore = seededLogins ? await seedDemoStore(app.ctx) : config.seedDemo && !prepared ? await findDemoStore(app.ctx) : null;
+    const demoLogins = seededLogins && (await withCurrentBalances(database.db, seededLogins));
     const stopCleanup = scheduleIdempotencyCleanup(database.db, log);
     app.addHook('onClose', async () => stopCleanup());
     // Store callbacks are sent from the database outbox by every API process (see modules/callbacks).
     const callbackWorker = startCallbackWorker(app.ctx);
     app.addHook('onClose', async () => callbackWorker.stop());
+    // Card refunds left between the ledger step and the processor's answer (a crash) are
+    // finished or undone now and every 30 s (see modules/payments/collect/refund.ts).
+    const refundRecovery = startRefundRecovery(app.ctx);
+    app.addHook('onClose', async () => refundRecovery.stop());
+    // Ledger seals are made after commit, off the money path (see modules/ledger/seals.ts).
+    const sealer = startLedgerSealer(database.db, config.secretKey, app.log);
+    app.addHook('onClose', async () => sealer.stop());
     await app.listen({ port: config.port, host: config.host });
     return {
       app,

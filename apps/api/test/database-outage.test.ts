@@ -254,8 +254,8 @@ if (!databaseUrl) {
         expect(rows.filter((row) => !acknowledgedIds.has(row.transactionId)).map((row) => row.amountCents)).toEqual([1]);
         const sent = mine.reduce((sum, ack) => sum + ack.cents, 0) + 1;
         expect(rows.reduce((sum, row) => sum + row.amountCents, 0)).toBe(sent);
-        const wallet = await db.selectFrom('ledgerAccounts').select('balanceCents').where('accountId', '=', sender.account.accountId).where('currency', '=', 'USD').executeTakeFirstOrThrow();
-        expect(wallet.balanceCents).toBe(1_000_000 - sent);
+        const wallet = await db.selectFrom('walletBalances').select('balanceCents').where('accountId', '=', sender.account.accountId).where('currency', '=', 'USD').executeTakeFirstOrThrow();
+        expect(Number(wallet.balanceCents)).toBe(1_000_000 - sent);
       }
       expect((await verifyLedger(db)).problems).toEqual([]);
     });

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AmountCents, CreateAccountInput, RegisterBody } from '@kestrel/shared';
 import { api, testServer } from './harness.ts';
+import { ensureOperator } from '../src/modules/operator/operator.service.ts';
 import { fundWallet } from './ledger-fixtures.ts';
 
 let sequence = 0;
@@ -105,4 +106,28 @@ export async function createAccount(user: TestUser, overrides: Partial<CreateAcc
 /** Funds a wallet through the ledger (see fundWallet). */
 export async function fundAccount(accountId: string, cents: AmountCents): Promise<void> {
   await fundWallet((await testServer()).db, accountId, cents);
+}
+
+/** A verified user with one account, funded through the ledger when asked. */
+export async function createHolder(fundCents = 0): Promise<{ user: TestUser; account: TestAccount }> {
+  const user = await createUser();
+  const account = await createAccount(user);
+  if (fundCents) await fundAccount(account.accountId, fundCents as AmountCents);
+  return { user, account };
+}
+
+export interface TestOperator {
+  token: string;
+  userId: string;
+  email: string;
+}
+
+/** A new operator (the same path as `npm run operator:create`), signed in. */
+export async function createOperator(): Promise<TestOperator> {
+  const { db } = await testServer();
+  const email = `${unique('ops')}@example.test`;
+  const { userId } = await ensureOperator(db, { email, password: 'operator-secret' });
+  const login = await api('POST', '/v1/auth/login', { body: { email, password: 'operator-secret' } });
+  if (login.status !== 200) throw new Error(`operator login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { token: login.body.data.token as string, userId, email };
 }

@@ -1,10 +1,8 @@
+import { createAccount, createOperator, createUser, unique, type TestAccount, type TestUser } from './factories.ts';
 import { api, testServer } from './harness.ts';
 import { tinyPng } from './images.ts';
 
 export { tinyPng } from './images.ts';
-import { createAccount, createUser, unique, type TestAccount, type TestUser } from './factories.ts';
-import { ensureOperator } from '../src/modules/operator/operator.service.ts';
-
 
 export interface UploadFile {
   field: string;
@@ -40,12 +38,9 @@ export function storeFields(account: TestAccount, overrides: Record<string, stri
   };
 }
 
+/** A new signed-in operator's token. */
 export async function operatorToken(): Promise<string> {
-  const { db } = await testServer();
-  const email = `${unique('ops')}@example.test`;
-  await ensureOperator(db, { email, password: 'operator-secret' });
-  const login = await api('POST', '/v1/auth/login', { body: { email, password: 'operator-secret' } });
-  return login.body.data.token as string;
+  return (await createOperator()).token;
 }
 
 export interface TestStore {
@@ -65,7 +60,7 @@ export async function createStore(options: { approve?: boolean; callbackURL?: st
   if (created.status !== 201) throw new Error(`store create failed: ${created.status} ${JSON.stringify(created.body)}`);
   const { storeId, storeKey } = created.body.data as { storeId: string; storeKey: string };
   if (options.approve !== false) {
-    const approved = await api('POST', `/v1/operator/stores/${storeId}/approve`, { token: await operatorToken() });
+    const approved = await api('POST', `/v1/operator/stores/${storeId}/approve`, { token: await operatorToken(), body: { reason: 'Documents checked' } });
     if (approved.status !== 200) throw new Error(`approve failed: ${approved.status}`);
   }
   return { owner, account, storeId, storeKey, headers: { storeId, storeKey } };

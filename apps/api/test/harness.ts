@@ -40,7 +40,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export function testServer(): Promise<TestServer> {
   serverPromise ??= (async () => {
     const handle = await testDatabase();
-    const config = testConfig();
+    // The callback tests' listeners live on loopback, so this server accepts loopback callback
+    // URLs at store creation; the tests of the refusal start an app with the production default.
+    const config = testConfig({ allowPrivateCallbacks: true });
     const app = await buildApp({ config, db: handle.db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
 import type { AmountCents } from '@kestrel/shared';
 import { inTransaction } from '../src/db/transaction.ts';
+import { testServer } from './harness.ts';
 import { openWalletLedgerAccount, postTransaction, SYSTEM_ACCOUNTS } from '../src/modules/ledger/ledger.service.ts';
 
 /**
@@ -54,4 +56,29 @@ export function fundWallet(db: Db, accountId: string, cents: AmountCents) {
       ],
     }),
   );
+}
+
+/** A wallet's balance as the API shows it (the wallet_balances view: folded part plus pending credits). */
+export async function walletCents(accountId: string): Promise<number> {
+  const { db } = await testServer();
+  const row = await db.selectFrom('walletBalances').select('balanceCents').where('accountId', '=', accountId).where('currency', '=', 'USD').executeTakeFirst();
+  return Number(row?.balanceCents ?? 0);
+}
+
+/**
+ * A system account's postings that concern one owner: of the ledger transactions that touch the
+ * owner's wallet, or settle one of the owner's refunds. Other tests (on PostgreSQL, other files
+ * share the database) move the same system accounts at the same time; this is this owner's part.
+ */
+export async function systemCents(code: string, ownerAccountId: string): Promise<number> {
+  const { db } = await testServer();
+  const { rows } = await sql<{ total: string | number | null }>`
+    SELECT COALESCE(SUM(p.amount_cents), 0)::bigint AS total FROM ledger_postings p
+    JOIN ledger_accounts la ON la.id = p.ledger_account_id
+    JOIN ledger_transactions t ON t.id = p.ledger_transaction_id
+    WHERE la.system_code = ${code} AND la.currency = 'USD'
+      AND (EXISTS (SELECT 1 FROM ledger_postings o JOIN ledger_accounts ola ON ola.id = o.ledger_account_id
+                    WHERE o.ledger_transaction_id = t.id AND ola.account_id = ${ownerAccountId})
+           OR t.metadata->>'refundId' IN (SELECT r.id::text FROM refunds r WHERE r.account_id = ${ownerAccountId}))`.execute(db);
+  return Number(rows[0]?.total ?? 0);
 }

@@ -1,4 +1,5 @@
 import { matchCheckoutPage } from './app/checkout-pages.ts';
+import { startEarlyFetch } from './lib/early-fetch.ts';
 import './index.css';
 
 const container = document.getElementById('root');
@@ -8,7 +9,8 @@ if (!container) throw new Error('index.html has no #root element');
 // checkout app (no router, no portal); every other path gets the portal's router.
 const checkout = matchCheckoutPage(window.location.pathname);
 if (checkout) {
-  // The page's chunk is fetched alongside the app's, not after it.
+  // The page's data and chunk are fetched alongside the app's, not after it.
+  if (checkout.page.firstRead) startEarlyFetch(checkout.page.firstRead(checkout.params));
   const page = checkout.page.load();
   void import('./app/checkout-app.tsx').then((app) => app.startCheckout(container, page, checkout.params));
 } else {

@@ -1,6 +1,9 @@
 /**
- * Business constants and limits from both specification documents (section 9 of each).
- * Every part of Kestrel reads them from here so a limit is written once.
+ * Business constants and domain limits from both specification documents (section 9 of
+ * each): currencies, TPIN and password rules, fees, session length, card field limits,
+ * the enumerations the API accepts. Every part of Kestrel reads them from here so a limit is
+ * written once. How the screens behave (toast and hint timings, polling, pixel sizes, query
+ * caching) is in ui-constants.ts; the package index exports both.
  */
 export const PRODUCT_NAME = 'Kestrel';
 /** The product's name where it appears in a URL path (e.g. POST /payment/complete/kestrel/:id). */
@@ -18,38 +21,36 @@ export const TPIN_MAX_FAILED_ATTEMPTS = 5;
 export const TPIN_LOCK_MINUTES = 30;
 export const MINIMUM_AGE_YEARS = 16;
 export const PASSWORD_MIN_LENGTH = 8;
+/** How long a mailed password reset link works (issue 25). */
+export const PASSWORD_RESET_LINK_MINUTES = 30;
 
 /** Fees set at account creation: fixed 0 (in cents), percentage 2 (a percent of the amount; document 1, section 9). */
+/**
+ * The smallest payment the gateway and payment links take (issue 19: below it the fee rounds
+ * to nothing, and a public checkout would be a free card-testing oracle).
+ */
+export const MIN_PAYMENT_CENTS = 50;
+/** Declined card attempts one payment takes; the next attempt answers 429 and the payment shows why. */
+export const MAX_DECLINES_PER_PAYMENT = 5;
+/** Declined card attempts one store (or one payment link) takes in an hour, across all its payments. */
+export const MAX_DECLINES_PER_STORE_PER_HOUR = 100;
+/** How long a card attempt holds a payment (its lease) or a link's use; a crashed attempt's hold ends then. */
+export const CARD_ATTEMPT_HOLD_SECONDS = 60;
 export const DEFAULT_ACCOUNT_FEE = { fixedCents: 0, percent: 2 } as const;
 export const TRANSFER_FEE_PERCENT_LABEL = '0.00%';
 
-export const BALANCE_VISIBLE_MS = 5000;
-export const BALANCE_CLICK_DEBOUNCE_MS = 500;
-
-export const TOAST_SUCCESS_MS = 2000;
-export const TOAST_ERROR_MS = 4000;
-export const TOAST_BLANK_MS = 4000;
-export const TOAST_MAX_VISIBLE = 20;
-export const CARD_ERROR_TOAST_MS = 8000;
-
 export const SESSION_DAYS = 7;
 export const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
-export const ACCOUNT_COOKIE_POLL_MS = 1000;
 
 export const CARD_NUMBER_MAX_CHARS = 19;
 export const CARD_EXPIRY_MAX_CHARS = 5;
 export const CARD_CVC_LENGTH = 3;
 export const CARD_HOLDER_MAX_CHARS = 200;
 
-export const PAYMENT_REDIRECT_DELAY_MS = 2000;
-export const COPIED_HINT_MS = 3000;
-export const COPY_TOAST_MS = 3000;
-export const ACCOUNT_SWITCH_OVERLAY_MS = 2000;
-export const RECIPIENT_RESULTS_MAX_HEIGHT_PX = 300;
-
-export const QUERY_STALE_MS = 5 * 60 * 1000;
-export const QUERY_RETRIES = 3;
-export const QUERY_RETRY_MAX_DELAY_MS = 30_000;
+/** A recipient search (or name part) shorter than this matches nothing, so two letters cannot list the directory. */
+export const RECIPIENT_SEARCH_MIN_LENGTH = 3;
+/** Recipient searches and look-ups per user per day (on top of the per-minute and per-address limits). */
+export const RECIPIENT_LOOKUPS_PER_DAY = 100;
 
 export const NOTIFICATION_PREFERENCES = ['email', 'sms'] as const;
 export const IDENTITY_TYPES = ['nid', 'passport', 'drivingLicense', 'tradeLicense'] as const;
@@ -60,12 +61,22 @@ export type CardBrand = (typeof CARD_BRANDS)[number];
 export const PAYMENT_METHODS = ['Card', PRODUCT_NAME] as const;
 export const AMOUNT_TYPES = ['fixed', 'customer-choosen'] as const;
 export const WITHDRAW_COUNTRIES = ['United States', 'Bangladesh'] as const;
-export const WITHDRAW_STATUSES = ['Pending', 'Processing', 'Completed', 'Failed'] as const;
-export const STORE_STATUSES = ['Pending', 'Approved', 'Rejected'] as const;
+/** Cancelled: the owner took back a Pending withdrawal before an operator started on it (issue 20, item 12). */
+export const WITHDRAW_STATUSES = ['Pending', 'Processing', 'Completed', 'Failed', 'Cancelled'] as const;
+export const STORE_STATUSES = ['Pending', 'Approved', 'Rejected', 'Suspended'] as const;
 export const PAYMENT_REQUEST_STATUSES = ['active', 'inactive'] as const;
 
-/** Refund counters are fixed at 0 in the specification. */
-export const REFUND_COUNTER = 0;
+/** A payment can be refunded within this many days of being paid (issue 23). */
+export const REFUND_WINDOW_DAYS = 180;
 
-/** The seven partner logos of the login marketing panel. */
-export const PARTNER_NAMES = ['Shopora', 'Tixly', 'Voyagr', 'Playfield', 'Gridbox', 'Mealkit', 'Streamly'] as const;
+/*
+ * Separation of duties (issue 19). Money entering Kestrel (operator funding) above the first
+ * amount, and money leaving it (a withdrawal's completion) from the second, need a second,
+ * different operator's approval; below them one operator acts, within a daily funding cap
+ * per operator (UTC day) — funding past the cap goes to the approval queue too.
+ */
+export const FOUR_EYES_FUNDING_ABOVE_CENTS = 10_000;
+export const FOUR_EYES_WITHDRAWAL_FROM_CENTS = 100_000;
+export const OPERATOR_DAILY_FUNDING_CAP_CENTS = 100_000;
+/** After a store key is rotated, the replaced key is still accepted this long. */
+export const STORE_KEY_GRACE_HOURS = 24;

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { MIN_PAYMENT_CENTS } from './constants.ts';
 import { parseAmount, type Cents } from './money.ts';
+import { paymentMessages } from './pay-messages.ts';
+import { withExample } from './contract-examples.ts';
 
 /*
  * The request schema of an amount, apart from money.ts so that a page which formats money
@@ -15,7 +18,7 @@ import { parseAmount, type Cents } from './money.ts';
  */
 export const amountCents = (requiredMessage: string, invalidMessage: string) =>
   z
-    .union([z.string(), z.number()], { error: requiredMessage })
+    .union([withExample(z.string(), '25.50'), z.number()], { error: requiredMessage })
     .transform((value, context): Cents => {
       if (typeof value === 'string' && value.trim() === '') {
         context.addIssue({ code: 'custom', message: requiredMessage });
@@ -28,3 +31,7 @@ export const amountCents = (requiredMessage: string, invalidMessage: string) =>
       }
       return parsed.cents;
     });
+
+/** A payment's amount (gateway, payment links): `amountCents`, and at least MIN_PAYMENT_CENTS. */
+export const paymentAmountCents = (requiredMessage: string, invalidMessage: string) =>
+  amountCents(requiredMessage, invalidMessage).refine((cents) => cents >= MIN_PAYMENT_CENTS, paymentMessages.amountBelowMinimum);

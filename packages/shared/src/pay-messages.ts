@@ -3,16 +3,26 @@
  * checkout imports them and must not download the contracts (contracts/payments.ts uses them).
  */
 
+import { MIN_PAYMENT_CENTS } from './constants.ts';
+import { asCents, formatMoney } from './money.ts';
+
 /** Gateway and payment messages; the spec's are exact. */
 export const paymentMessages = {
   created: 'Payment created',
   amountRequired: 'amount is required',
   amountInvalid: 'amount must be greater than 0 with at most two decimals, and at most 1,000,000,000',
+  /** Below MIN_PAYMENT_CENTS (beyond the spec: issue 19). */
+  amountBelowMinimum: `The minimum payment amount is ${formatMoney(asCents(MIN_PAYMENT_CENTS), 'USD')}`,
+  /** The card attempt after MAX_DECLINES_PER_PAYMENT declines; kept on the payment too. */
+  tooManyDeclines: 'Too many declined card attempts on this payment; it takes no more card attempts',
+  /** MAX_DECLINES_PER_STORE_PER_HOUR declines at one store (or link) in the last hour. */
+  tooManyStoreDeclines: 'Too many declined card attempts here in the last hour; try again later',
   currencyUnsupported: 'Only USD payments are supported',
   cancelUrlRequired: 'cancelUrl is required',
   storeCredentialsInvalid: 'Invalid storeId or storeKey',
   storePending: 'This store is waiting for approval; payments can be taken once it is Approved',
   storeRejected: (reason: string) => `This store was rejected and cannot take payments: ${reason}`,
+  storeSuspended: 'This store is suspended and cannot take payments',
   orderIdTaken: (paymentId: string) => `orderId is already used by payment ${paymentId}`,
   notFound: 'Payment not found',
   alreadyPaid: 'This payment is already paid',

@@ -1,39 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
-
-/**
- * PostgreSQL error classes that mean "the database could not be reached or gave up on us",
- * not "this request is wrong": 08 connection exception, 57P01–57P03 (terminated by an
- * administrator, crash shutdown, cannot connect now), 57014 (statement timeout / cancelled),
- * 25P03 (idle-in-transaction timeout), 53300 (too many connections).
- */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '25P03', '53300']);
-
-/** Socket errors and the messages `pg` / `pg-pool` use when a connection breaks or times out. */
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGES = [
-  'Connection terminated',
-  'timeout exceeded when trying to connect',
-  'Query read timeout',
-  'not queryable',
-  'Client was closed',
-  'Connection ended',
-  'timeout expired',
-];
-
-/** True when `error` says the database is unreachable or dropped the connection (not a bad query). */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const { code } = error as { code?: unknown };
-  if (typeof code === 'string') {
-    if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code)) return true;
-  }
-  if (UNAVAILABLE_MESSAGES.some((text) => error.message.includes(text))) return true;
-  // AggregateError from a connect to a host with several addresses (IPv4 and IPv6).
-  if (error instanceof AggregateError) return error.errors.some((inner) => isDatabaseUnavailable(inner));
-  return error.cause !== undefined && error.cause !== error && isDatabaseUnavailable(error.cause);
-}
+import { isDatabaseUnavailable } from './unavailable.ts';
 
 /** `SELECT 1`, answering false instead of waiting longer than `timeoutMs` (a silent network must not hang /readyz). */
 export async function isDatabaseReachable(db: Db, timeoutMs: number): Promise<boolean> {

@@ -42,3 +42,52 @@ describe('named prepared statements', () => {
     expect(namedStatement('database_test_twice', 'SELECT 1')).toBe('SELECT 1');
   });
 });
+
+describe('DATABASE_NAMED_STATEMENTS=off (PgBouncer in transaction mode)', () => {
+  it('sends registered texts unnamed: nothing is left prepared on the connection', async () => {
+    const url = inject('testDatabaseUrl');
+    const unnamed = await openDatabase({ databaseUrl: url || undefined, poolSize: 1, namedStatements: false });
+    try {
+      const text = namedStatement('database_test_unnamed', 'SELECT $1::integer * 3 AS tripled');
+      const { rows } = await unnamed.db.executeQuery<{ tripled: number }>(CompiledQuery.raw(text, [7]));
+      expect(rows).toEqual([{ tripled: 21 }]);
+      const built = await unnamed.db.executeQuery(prepared('database_test_unnamed_built', sql<{ n: number }>`SELECT ${4}::integer AS n`.compile(unnamed.db)));
+      expect(built.rows).toEqual([{ n: 4 }]);
+      const left = await sql<{ name: string }>`SELECT name FROM pg_prepared_statements WHERE name LIKE 'database_test_unnamed%'`.execute(unnamed.db);
+      expect(left.rows).toEqual([]);
+    } finally {
+      await unnamed.close();
+    }
+  });
+});
+
+describe('embedded PGlite', () => {
+  const onPglite = inject('testDatabaseUrl') === undefined;
+  it.skipIf(!onPglite)("runs on a thread of its own: the server's event loop keeps turning while the engine works", async () => {
+    // A query that keeps the engine busy for a good while (hundreds of ms even on a quiet machine).
+    const started = performance.now();
+    let longestGap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 5);
+    try {
+      const { rows } = await sql<{ n: number }>`SELECT COUNT(*)::integer AS n FROM generate_series(1, 3000000) AS s(i) WHERE i % 7 = 0`.execute(database.db);
+      expect(rows[0]?.n).toBe(428_571);
+    } finally {
+      clearInterval(ticker);
+    }
+    const elapsed = performance.now() - started;
+    // In the server's thread the timer could not have run at all until the query ended.
+    expect(elapsed).toBeGreaterThan(200);
+    expect(longestGap).toBeLessThan(elapsed / 2);
+  });
+
+  it.skipIf(!onPglite)('answers SQL errors with their code and fields, as PostgreSQL does', async () => {
+    await expect(sql`SELECT 1 / 0`.execute(database.db)).rejects.toMatchObject({ code: '22012', message: 'division by zero' });
+    const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(database.db);
+    expect(rows).toEqual([{ one: 1 }]);
+  });
+});

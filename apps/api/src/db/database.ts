@@ -5,7 +5,9 @@ import { CamelCasePlugin, type CompiledQuery, Kysely, PostgresDialect, type Post
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
-import { isDatabaseUnavailable } from './availability.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
+import { PGliteThread } from './pglite-thread.ts';
+import { MultiHostPool, parseMultiHostUrl } from './multi-host.ts';
 
 // bigint (int8) columns hold cents; every amount we allow is far inside 2^53, so they
 // are read as JS numbers. COUNT(*) is int8 too.
@@ -35,6 +37,12 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** Where a lost connection is reported, once per connection. */
   log?: ConnectionLog;
+  /**
+   * Send `namedStatement` / `prepared` texts as named prepared statements (default). Off for
+   * PgBouncer in transaction mode (1.18 keeps no prepared statement between transactions):
+   * everything then goes out unnamed. README "Behind PgBouncer".
+   */
+  namedStatements?: boolean;
 }
 
 export interface DatabaseTimeouts {
@@ -84,13 +92,22 @@ export function prepared<R>(name: string, query: CompiledQuery<R>): CompiledQuer
   return query;
 }
 
+/** A `pg.Pool`, or the multi-host pool that follows the primary (multi-host.ts). */
+interface ConnectionSource {
+  connect(): Promise<pg.PoolClient>;
+  end(): Promise<void>;
+  /** Told about a connection that failed as unreachable (multi-host: drop that host). */
+  reportBroken?(client: pg.PoolClient, error: unknown): void;
+}
+
 /**
- * Kysely's view of the pool: registered statements go out named (see `namedStatement`), and on
+ * Kysely's view of the pool: registered statements go out named (see `namedStatement`; unless
+ * `namedStatements` is off, for PgBouncer), and on
  * PostgreSQL (`discardBroken`) a connection that failed with a connection-level error (reset,
  * terminated, timed out) is discarded instead of handed back to the pool for the next request:
  * after a client-side read timeout `pg` would still consider it usable.
  */
-function kyselyPool(pool: pg.Pool, options: { discardBroken: boolean }): PostgresPool {
+function kyselyPool(pool: ConnectionSource, options: { discardBroken: boolean; namedStatements: boolean }): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect();
@@ -99,7 +116,7 @@ function kyselyPool(pool: pg.Pool, options: { discardBroken: boolean }): Postgre
       return {
         query(...args: unknown[]) {
           const [text, values] = args;
-          const name = typeof text === 'string' ? statementNames.get(text) : undefined;
+          const name = options.namedStatements && typeof text === 'string' ? statementNames.get(text) : undefined;
           const result = name === undefined ? query(...args) : query({ name, text, values });
           if (!options.discardBroken || !(result instanceof Promise)) return result;
           return result.catch((error: unknown) => {
@@ -107,24 +124,35 @@ function kyselyPool(pool: pg.Pool, options: { discardBroken: boolean }): Postgre
             throw error;
           });
         },
-        release: () => client.release(broken),
+        release: () => {
+          if (broken) pool.reportBroken?.(client, broken);
+          client.release(broken);
+        },
       } as PostgresPoolClient;
     },
     end: () => pool.end(),
   };
 }
 
-function postgresPool(options: DatabaseOptions): pg.Pool {
+function postgresPool(options: DatabaseOptions): ConnectionSource {
   const timeouts = options.timeouts ?? defaultDatabaseTimeouts;
-  const pool = new pg.Pool({
-    connectionString: options.databaseUrl,
+  const settings: pg.PoolConfig = {
     max: options.poolSize ?? 20,
     application_name: options.applicationName ?? 'kestrel',
     connectionTimeoutMillis: timeouts.connectMs,
     keepAlive: true,
     ...(timeouts.statementMs > 0 ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + 1_000 } : {}),
     ...(timeouts.idleInTransactionMs > 0 ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionMs } : {}),
-  });
+  };
+  // Several hosts (libpq's multi-host form, what pg_autoctl prints): follow the primary.
+  const multiHost = parseMultiHostUrl(options.databaseUrl ?? '');
+  if (multiHost) return new MultiHostPool(multiHost, settings, (pool) => listenForLostConnections(pool, options.log));
+  const pool = new pg.Pool({ ...settings, connectionString: options.databaseUrl });
+  listenForLostConnections(pool, options.log);
+  return pool;
+}
+
+function listenForLostConnections(pool: pg.Pool, log: ConnectionLog | undefined): void {
   // Without a listener, a connection that breaks while a request holds it (between two of its
   // queries) is an unhandled 'error' event and ends the process. The query in flight, if any,
   // fails on its own and the request answers 503; the broken client is discarded on release.
@@ -133,48 +161,60 @@ function postgresPool(options: DatabaseOptions): pg.Pool {
     client.on('error', (error) => {
       if (reported) return;
       reported = true;
-      options.log?.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection lost');
+      log?.warn({ error: error.message, code: (error as { code?: string }).code }, 'database connection lost');
     });
   });
   // An idle connection's error reaches both its own listener above (which logs it) and the
   // pool, which removes the connection; the pool's event only needs a listener so it cannot crash.
   pool.on('error', () => {});
-  return pool;
 }
 
 /** Opens the database: PostgreSQL via `pg`, or embedded PGlite through the same `pg` driver. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = kyselyPool(postgresPool(options), { discardBroken: true });
+    const pool = kyselyPool(postgresPool(options), { discardBroken: true, namedStatements: options.namedStatements ?? true });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
 
   let lock: DirectoryLock | undefined;
+  let pglite: PGliteThread | undefined;
   if (options.pgliteDir) {
     mkdirSync(options.pgliteDir, { recursive: true });
     // PGlite has no lock between processes; two writers would corrupt the files.
     lock = acquireDirectoryLock(path.join(options.pgliteDir, '..', 'kestrel.lock'));
   }
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
     const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
-    const pglite = await PGlite.create(options.pgliteDir ?? 'memory://');
+    // The engine runs on a thread of its own (see pglite-thread.ts); PGlite's `pg` adapter
+    // talks to it as it would to an in-process PGlite.
+    const engine = new PGliteThread(options.pgliteDir);
+    try {
+      await engine.waitReady;
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
+    pglite = engine;
     // PGlite is one connection: a pool of one serialises transactions, as PostgreSQL would with locks.
     // The `pg` clients this pool makes share one PGlite connection object, and with it the
     // record of which statements are prepared, as PGlite's one backend shares them.
-    const pool = kyselyPool(new pg.Pool({ ...createPgConfig(pglite), max: 1 }), { discardBroken: false });
+    const pool = kyselyPool(new pg.Pool({ ...createPgConfig(engine as unknown as Parameters<typeof createPgConfig>[0] & object), max: 1 }), {
+      discardBroken: false,
+      namedStatements: options.namedStatements ?? true,
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
     return {
       db,
       kind: 'pglite',
       async close() {
         await db.destroy();
-        await pglite.close();
+        await engine.close();
         lock?.release();
       },
     };
   } catch (error) {
+    await pglite?.close();
     lock?.release();
     throw error;
   }

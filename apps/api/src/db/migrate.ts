@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import { isDatabaseUnavailable } from './unavailable.ts';
 import type { Db } from './database.ts';
 
-const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const defaultMigrationsDir = path.join(here, 'migrations');
+const defaultFunctionsDir = path.join(here, 'functions');
+const functionFileName = /^[a-z][a-z0-9_]*\.sql$/;
 const migrationName = /^(\d{4})_[a-z0-9_]+\.sql$/;
 
 /**
@@ -60,12 +65,71 @@ export function planMigrations(files: readonly string[], appliedNames: readonly 
   return pending;
 }
 
+export class FunctionApplyError extends Error {
+  constructor(file: string, cause: unknown) {
+    super(`Database function ${file} refused: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'FunctionApplyError';
+  }
+}
+
+export interface MigrateOptions {
+  /** The numbered migrations; tests point it elsewhere. */
+  migrationsDir?: string;
+  /** The repeatable function files; tests point it elsewhere. */
+  functionsDir?: string;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The repeatable step, after the numbered migrations (as Flyway's repeatable migrations): each
+ * `<name>.sql` in db/functions whose text's sha256 differs from the checksum recorded in
+ * schema_functions (or has none) is applied in its own transaction, in file-name order, and
+ * its checksum recorded; an unchanged file is skipped. A file that fails stops start-up with
+ * its name. Files are `CREATE OR REPLACE FUNCTION` (after a `DROP FUNCTION IF EXISTS` of an
+ * old signature when the signature changes), so applying one again is always safe.
+ */
+async function applyFunctions(connection: Db, functionsDir: string): Promise<string[]> {
+  const files = readdirSync(functionsDir).filter((name) => name.endsWith('.sql')).sort();
+  const misnamed = files.find((name) => !functionFileName.test(name));
+  if (misnamed) throw new FunctionApplyError(misnamed, new Error('a function file is named <function_name>.sql in lower case'));
+  await sql`CREATE TABLE IF NOT EXISTS schema_functions (
+    name text PRIMARY KEY,
+    checksum text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`.execute(connection);
+  const recorded = await sql<{ name: string; checksum: string }>`SELECT name, checksum FROM schema_functions`.execute(connection);
+  const checksums = new Map(recorded.rows.map((row) => [row.name, row.checksum]));
+  const applied: string[] = [];
+  for (const file of files) {
+    const name = file.slice(0, -'.sql'.length);
+    const text = readFileSync(path.join(functionsDir, file), 'utf8');
+    const checksum = sha256(text);
+    if (checksums.get(name) === checksum) continue;
+    try {
+      await connection.transaction().execute(async (trx) => {
+        await sql.raw(text).execute(trx);
+        await sql`INSERT INTO schema_functions (name, checksum) VALUES (${name}, ${checksum})
+          ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()`.execute(trx);
+      });
+    } catch (error) {
+      // A lost connection stays itself, so start-up's wait-and-retry still recognises it.
+      if (isDatabaseUnavailable(error)) throw error;
+      throw new FunctionApplyError(file, error);
+    }
+    applied.push(`functions/${file}`);
+  }
+  return applied;
+}
+
 /**
  * Applies the numbered SQL files in db/migrations in order, each in its own transaction,
- * recording them in schema_migrations, after planMigrations has checked their order. An
- * advisory lock keeps two starting processes from migrating at once.
+ * recording them in schema_migrations, after planMigrations has checked their order; then the
+ * changed function files of db/functions (applyFunctions). An advisory lock keeps two starting
+ * processes from migrating at once. Answers what it applied (function files as `functions/<file>`).
  */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(db: Db, options: MigrateOptions = {}): Promise<string[]> {
+  const migrationsDir = options.migrationsDir ?? defaultMigrationsDir;
   const files = readdirSync(migrationsDir);
   const applied: string[] = [];
   await db.connection().execute(async (connection) => {
@@ -84,6 +148,7 @@ export async function migrate(db: Db): Promise<string[]> {
         });
         applied.push(file);
       }
+      applied.push(...(await applyFunctions(connection, options.functionsDir ?? defaultFunctionsDir)));
     } finally {
       await sql`SELECT pg_advisory_unlock(727274)`.execute(connection);
     }

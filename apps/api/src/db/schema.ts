@@ -1,84 +1,20 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { CreatedAt, Json, NullableTimestamp, Timestamp } from './schema/columns.ts';
+import type { IdentityTables } from './schema/identity.ts';
+import type { PaymentRequestTables } from './schema/payment-requests.ts';
+import type { RefundTables } from './schema/refunds.ts';
+import type { WithdrawalInvoiceTables } from './schema/withdrawals-invoices.ts';
 
-/** Kysely's view of the tables (camelCase; the CamelCasePlugin maps to snake_case columns). */
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-/** A timestamp column with a database default (usually now()). */
-type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json<T = unknown> = ColumnType<T, string | T | undefined, string | T>;
-
-export interface UsersTable {
-  id: Generated<string>;
-  firstName: string;
-  lastName: string;
-  email: string;
-  contactNumber: string;
-  passwordHash: string;
-  isEmailVerified: Generated<boolean>;
-  isOperator: Generated<boolean>;
-  createdAt: CreatedAt;
-  updatedAt: CreatedAt;
-}
-
-export interface SessionsTable {
-  id: Generated<string>;
-  userId: string;
-  tokenHash: string;
-  createdAt: CreatedAt;
-  expiresAt: Timestamp;
-  revokedAt: NullableTimestamp;
-  ip: string | null;
-  userAgent: string | null;
-}
-
-export interface EmailVerificationTokensTable {
-  id: Generated<string>;
-  userId: string;
-  tokenHash: string;
-  createdAt: CreatedAt;
-  expiresAt: Timestamp;
-  usedAt: NullableTimestamp;
-}
-
-export interface MailMessagesTable {
-  id: Generated<string>;
-  toAddress: string;
-  subject: string;
-  textBody: string;
-  htmlBody: string | null;
-  transport: string;
-  createdAt: CreatedAt;
-  sentAt: NullableTimestamp;
-  error: string | null;
-}
-
-export interface LoginAttemptsTable {
-  id: Generated<number>;
-  email: string;
-  ip: string;
-  succeeded: boolean;
-  attemptedAt: CreatedAt;
-}
-
-export interface AuditLogTable {
-  id: Generated<number>;
-  actorUserId: string | null;
-  action: string;
-  subjectType: string | null;
-  subjectId: string | null;
-  ip: string | null;
-  details: Json<Record<string, unknown>>;
-  createdAt: CreatedAt;
-}
-
-export interface Database {
-  users: UsersTable;
-  sessions: SessionsTable;
-  emailVerificationTokens: EmailVerificationTokensTable;
-  mailMessages: MailMessagesTable;
-  loginAttempts: LoginAttemptsTable;
-  auditLog: AuditLogTable;
-}
+/**
+ * Kysely's view of the tables (camelCase; the CamelCasePlugin maps to snake_case columns):
+ * `Database` is every table, by area. The identity area (users, sessions, mail, audit) and
+ * the withdrawals and invoices and the payment-request areas are in schema/; the wallet,
+ * ledger and gateway areas are below. Table types are re-exported here, so code imports this file only.
+ */
+export type * from './schema/identity.ts';
+export type * from './schema/withdrawals-invoices.ts';
+export type * from './schema/payment-requests.ts';
+export type * from './schema/refunds.ts';
 
 export interface AccountsTable {
   id: Generated<string>;
@@ -162,6 +98,20 @@ export interface LedgerPostingsTable {
   createdAt: CreatedAt;
 }
 
+/** Credits not folded into a wallet's balance row yet (see db/functions/ledger_credit.sql). */
+export interface LedgerPendingCreditsTable {
+  ledgerAccountId: number;
+  amountCents: number;
+}
+
+/** A view: each wallet ledger account's balance as a person sees it (folded + pending). */
+export interface WalletBalancesView {
+  ledgerAccountId: number;
+  accountId: string;
+  currency: string;
+  balanceCents: number;
+}
+
 export interface IdempotencyKeysTable {
   caller: string;
   idempotencyKey: string;
@@ -179,13 +129,15 @@ export interface ActivitiesTable {
   createdAt: CreatedAt;
 }
 
-export interface Database {
+export interface Database extends IdentityTables, WithdrawalInvoiceTables, PaymentRequestTables, RefundTables {
   accounts: AccountsTable;
   accountUsers: AccountUsersTable;
   identityDocuments: IdentityDocumentsTable;
   ledgerAccounts: LedgerAccountsTable;
   ledgerTransactions: LedgerTransactionsTable;
   ledgerPostings: LedgerPostingsTable;
+  ledgerPendingCredits: LedgerPendingCreditsTable;
+  walletBalances: WalletBalancesView;
   idempotencyKeys: IdempotencyKeysTable;
   activities: ActivitiesTable;
 }
@@ -205,26 +157,7 @@ export interface Database {
   transfers: TransfersTable;
 }
 
-export interface BankWithdrawalsTable {
-  id: Generated<string>;
-  accountId: string;
-  requestedBy: string;
-  currency: string;
-  amountCents: number;
-  status: ColumnType<'Pending' | 'Processing' | 'Completed' | 'Failed', 'Pending' | 'Processing' | 'Completed' | 'Failed' | undefined>;
-  country: string;
-  bankName: string;
-  branchName: string | null;
-  accountType: string | null;
-  bankAccountNumber: string;
-  routingNumber: string;
-  accountHolderName: string;
-  failureReason: string | null;
-  holdTransactionId: number;
-  returnTransactionId: number | null;
-  createdAt: CreatedAt;
-  updatedAt: CreatedAt;
-}
+export type StoreStatus = 'Pending' | 'Approved' | 'Rejected' | 'Suspended';
 
 export interface StoresTable {
   id: Generated<string>;
@@ -237,39 +170,16 @@ export interface StoresTable {
   logoStoredName: string;
   logoMimeType: string;
   storeKeyEncrypted: string;
-  status: ColumnType<'Pending' | 'Approved' | 'Rejected', 'Pending' | 'Approved' | 'Rejected' | undefined, 'Pending' | 'Approved' | 'Rejected'>;
+  status: ColumnType<StoreStatus, StoreStatus | undefined, StoreStatus>;
   statusReason: string | null;
   reviewedBy: string | null;
   reviewedAt: NullableTimestamp;
+  /** The key replaced by the last rotation, accepted until previousStoreKeyExpiresAt. */
+  previousStoreKeyEncrypted: string | null;
+  previousStoreKeyExpiresAt: NullableTimestamp;
+  storeKeyRotatedAt: NullableTimestamp;
   createdAt: CreatedAt;
   updatedAt: CreatedAt;
-}
-
-export interface InvoiceCountersTable {
-  userId: string;
-  lastNumber: number;
-}
-
-export interface InvoicesTable {
-  id: Generated<string>;
-  userId: string;
-  invoiceNumber: number;
-  name: string;
-  phone: string;
-  email: string;
-  receiverName: string;
-  unitPriceCents: number;
-  quantity: number;
-  totalCents: number;
-  currency: ColumnType<string, string | undefined, string>;
-  details: string;
-  createdAt: CreatedAt;
-}
-
-export interface Database {
-  bankWithdrawals: BankWithdrawalsTable;
-  invoiceCounters: InvoiceCountersTable;
-  invoices: InvoicesTable;
 }
 
 export interface StoreDocumentsTable {
@@ -309,6 +219,9 @@ export interface PaymentsTable {
   transactionId: string | null;
   paidAt: NullableTimestamp;
   attemptLeaseUntil: NullableTimestamp;
+  /** Refunds (issue 23): reserved by processing or succeeded refunds, and the fee returned so far (refund_post). */
+  refundReservedCents: ColumnType<number, never, never>;
+  feeReturnedCents: ColumnType<number, never, never>;
   createdAt: CreatedAt;
 }
 
@@ -319,6 +232,10 @@ export interface PaymentErrorsTable {
   sourceBrand: string | null;
   sourceType: string | null;
   sourceNumberMasked: string | null;
+  /** The refusal's code (e.g. the processor's decline code); null on rows from before it was kept. */
+  errorCode: string | null;
+  /** The payment's store, so declines can be counted per store. */
+  storeId: string | null;
   errorAt: CreatedAt;
 }
 
@@ -347,6 +264,7 @@ export interface CallbackAttemptsTable {
 
 export interface Database {
   stores: StoresTable;
+  operatorApprovals: OperatorApprovalsTable;
   storeDocuments: StoreDocumentsTable;
   payments: PaymentsTable;
   paymentErrors: PaymentErrorsTable;
@@ -354,69 +272,22 @@ export interface Database {
   callbackAttempts: CallbackAttemptsTable;
 }
 
-export interface PaymentRequestsTable {
+
+/** A four-eyes request: funding or a withdrawal's completion waiting for a second operator. */
+export interface OperatorApprovalsTable {
   id: Generated<string>;
+  kind: 'funding' | 'withdrawal_completion';
+  status: ColumnType<'Pending' | 'Approved' | 'Refused', 'Pending' | undefined, 'Approved' | 'Refused'>;
   accountId: string;
-  createdBy: string;
-  pRequestUrlId: string;
-  status: ColumnType<'active' | 'inactive', 'active' | 'inactive' | undefined, 'active' | 'inactive'>;
-  paymentPurpose: string;
-  reference: string;
-  customerName: string | null;
-  customerEmail: string | null;
-  customerPhone: string | null;
-  amountType: 'fixed' | 'customer-choosen';
+  withdrawalId: string | null;
   currency: string;
-  amountCents: number | null;
-  minimumAmountCents: number | null;
-  maximumAmountCents: number | null;
-  isUseLimit: Generated<boolean>;
-  /** Uses remaining while is_use_limit is on; null otherwise. */
-  useLimit: number | null;
-  acceptsCard: boolean;
-  acceptsKestrel: boolean;
-  expiresAt: NullableTimestamp;
-  createdAt: CreatedAt;
-  updatedAt: CreatedAt;
-}
-
-export interface PaymentRequestPaymentsTable {
-  id: Generated<string>;
-  paymentRequestId: string;
-  accountId: string;
-  ledgerTransactionId: number;
-  transactionId: string;
-  currency: string;
-  amountCents: number;
-  feeCents: number;
-  sourceType: 'card' | 'wallet';
-  sourceBrand: string | null;
-  sourceFirst6: string | null;
-  sourceLast4: string | null;
-  sourceLength: number | null;
-  payerAccountId: string | null;
-  payerUserId: string | null;
-  payerEmail: string | null;
-  payerPhone: string | null;
-  reference: string | null;
-  cardHolderName: string | null;
-  countryOrRegion: string | null;
-  billingInfo: Json<Record<string, unknown>> | null;
-  createdAt: CreatedAt;
-}
-
-export interface PaymentRequestErrorsTable {
-  id: Generated<number>;
-  paymentRequestId: string;
-  errorMessage: string;
-  sourceBrand: string | null;
-  sourceType: string | null;
-  sourceNumberMasked: string | null;
-  errorAt: CreatedAt;
-}
-
-export interface Database {
-  paymentRequests: PaymentRequestsTable;
-  paymentRequestPayments: PaymentRequestPaymentsTable;
-  paymentRequestErrors: PaymentRequestErrorsTable;
+  amountCents: ColumnType<number, number, number>;
+  reason: string;
+  neededBecause: string;
+  requestedBy: string;
+  requestedAt: CreatedAt;
+  decidedBy: string | null;
+  decidedAt: NullableTimestamp;
+  decisionReason: string | null;
+  transactionId: string | null;
 }

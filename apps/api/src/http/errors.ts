@@ -1,13 +1,16 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages, type ErrorBody } from '@kestrel/shared';
-import { isDatabaseUnavailable } from '../db/availability.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /**
  * The one error type of the API. Services throw it; the handler below turns it into
  * `{ status: 'error', error, code, fields? }` with the right HTTP status.
  */
 export class AppError extends Error {
+  /** Sent as Retry-After (a 429 of a progressive delay says when to come back). */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly statusCode: number,
     readonly code: string,
@@ -48,6 +51,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AppError) {
       const body: ErrorBody = { status: 'error', error: error.message, code: error.code };
       if (error.fields) body.fields = error.fields;
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.statusCode).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { api, testConfig, testDatabase } from '../../test/harness.ts';
-import { createUser } from '../../test/factories.ts';
+import { createUser, type TestUser } from '../../test/factories.ts';
 import { buildApp } from '../app.ts';
 import { PUBLIC_ROUTES, requireOperator, requireUser, routeProtection } from './guards.ts';
 
@@ -75,20 +75,23 @@ describe('the route table', () => {
     const { app, routes } = await routeTable();
     try {
       app.get('/v1/planted-unguarded', async () => ({ status: 'success', data: null }));
-      app.get('/v1/planted-late-guard', { preHandler: [async () => undefined, requireUser] }, async () => ({ status: 'success', data: null }));
-      app.get('/v1/planted-guarded', { preHandler: [requireUser, async () => undefined] }, async () => ({ status: 'success', data: null }));
+      app.get('/v1/planted-late-guard', { onRequest: [async () => undefined, requireUser] }, async () => ({ status: 'success', data: null }));
+      app.get('/v1/planted-guarded', { onRequest: [requireUser, async () => undefined] }, async () => ({ status: 'success', data: null }));
+      // A guard as a pre-handler runs after the body is validated: it does not count.
+      app.get('/v1/planted-prehandler-guard', { preHandler: requireUser }, async () => ({ status: 'success', data: null }));
       // Fastify adds a HEAD twin of every GET with the same pre-handlers; look at the GETs.
       const planted = routes.filter((route) => route.method === 'GET' && route.url.startsWith('/v1/planted'));
       expect(planted.map((route) => [route.url, routeProtection(route)])).toEqual([
         ['/v1/planted-unguarded', 'unguarded'],
         ['/v1/planted-late-guard', 'unguarded'],
         ['/v1/planted-guarded', 'user'],
+        ['/v1/planted-prehandler-guard', 'unguarded'],
       ]);
       // A public entry covers its own method and path only.
-      expect(routeProtection({ method: 'POST', url: '/healthz', preHandler: undefined })).toBe('unguarded');
-      expect(routeProtection({ method: 'HEAD', url: '/healthz', preHandler: undefined })).toBe('public');
+      expect(routeProtection({ method: 'POST', url: '/healthz', onRequest: undefined })).toBe('unguarded');
+      expect(routeProtection({ method: 'HEAD', url: '/healthz', onRequest: undefined })).toBe('public');
       expect(PUBLIC_ROUTES).toContain('POST /v1/auth/login');
-      expect(routeProtection({ method: 'GET', url: '/v1/x', preHandler: requireOperator })).toBe('operator');
+      expect(routeProtection({ method: 'GET', url: '/v1/x', onRequest: requireOperator })).toBe('operator');
     } finally {
       await app.close();
     }
@@ -102,5 +105,56 @@ describe('requireOperator', () => {
     const response = await api('GET', '/v1/operator/identity-reviews', { token: holder.token });
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ status: 'error', code: 'not_found' });
+  });
+});
+
+/** The route's path with every parameter filled in (a well-formed id that names nothing). */
+const concretePath = (url: string) => url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000');
+
+/** Bodies and queries no route accepts: authorisation must answer before validation looks at them. */
+const junkBodies: (string | undefined)[] = [undefined, '{"reason":"","amount":"-1.001","tpin":"x"}', '{not json'];
+
+describe('authorisation runs before validation on every guarded route', () => {
+  it('answers 401 to an anonymous caller and 404 to a signed-in non-operator on operator routes, whatever the body', async () => {
+    const { app, routes } = await routeTable();
+    let holder: TestUser | undefined;
+    try {
+      holder = await createUser();
+      const guarded = routes.filter((route) => route.method !== 'HEAD' && !['public', 'unguarded'].includes(routeProtection(route)));
+      // The walk covers the whole guarded table, not a handful.
+      expect(guarded.length).toBeGreaterThan(40);
+      const wrong: string[] = [];
+      for (const route of guarded) {
+        const method = [route.method].flat()[0] as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+        const url = `${concretePath(route.url)}?q=&status=Nope&page=-1`;
+        for (const payload of method === 'GET' ? [undefined] : junkBodies) {
+          const headers = payload === undefined ? {} : { 'content-type': 'application/json' };
+          const anonymous = await app.inject({ method, url, headers, payload });
+          if (anonymous.statusCode !== 401) wrong.push(`anonymous ${method} ${route.url} ${payload ?? ''} -> ${anonymous.statusCode}`);
+          if (routeProtection(route) === 'operator') {
+            const user = await app.inject({ method, url, headers: { ...headers, authorization: holder.token }, payload });
+            if (user.statusCode !== 404) wrong.push(`holder ${method} ${route.url} ${payload ?? ''} -> ${user.statusCode}`);
+          }
+        }
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 401, not 400, on the routes the penetration test named', async () => {
+    const holder = await createUser();
+    const id = '00000000-0000-4000-8000-000000000000';
+    const probes: [string, string, unknown?][] = [
+      ['GET', '/v1/operator/accounts?q='],
+      ['POST', `/v1/operator/stores/${id}/reject`, {}],
+      ['POST', `/v1/operator/withdrawals/${id}/fail`, { reason: '' }],
+      ['POST', `/v1/operator/callbacks/${id}/resend`, {}],
+    ];
+    for (const [method, url, body] of probes) {
+      expect((await api(method, url, { body })).status, `${method} ${url}`).toBe(401);
+      expect((await api(method, url, { body, token: holder.token })).status, `${method} ${url}`).toBe(404);
+    }
   });
 });

@@ -2,11 +2,16 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { notFound, unauthorized } from './errors.ts';
 
 /*
- * Authorisation in one room. Every route either names a guard as its `preHandler` (or the
- * first of its preHandlers) or is listed in PUBLIC_ROUTES; guards.test.ts walks the route
+ * Authorisation in one room. Every route either names a guard as its `onRequest` hook (or the
+ * first of its onRequest hooks) or is listed in PUBLIC_ROUTES; guards.test.ts walks the route
  * table and fails otherwise.
  *
- * A guard is an async pre-handler made with `defineGuard(kind, check)`, which marks it so the
+ * Guards run in `onRequest`, before Fastify parses and validates the body, query and
+ * params: a stranger learns nothing about a guarded route's body rules (a 400 naming a
+ * field) and gets 401 (anonymous) or 404 (not an operator) whatever they send. A
+ * `preHandler` would run after validation.
+ *
+ * A guard is an async hook made with `defineGuard(kind, check)`, which marks it so the
  * route-table test (and anyone reading a route) can tell it is a guard and which one. A new
  * kind of caller (the gateway's `requireStoreKey`, for example) is one more
  * `defineGuard('storeKey', ...)` in its module plus its kind in GuardKind; it then counts
@@ -28,7 +33,7 @@ export function defineGuard(kind: GuardKind, check: (request: FastifyRequest, re
   return Object.assign(guard, { [GUARD_KIND]: kind }) as Guard;
 }
 
-/** The guard kind of a pre-handler, or undefined when it is not a guard. */
+/** The guard kind of a hook, or undefined when it is not a guard. */
 export function guardKindOf(handler: unknown): GuardKind | undefined {
   return typeof handler === 'function' && GUARD_KIND in handler ? (handler as Guard)[GUARD_KIND] : undefined;
 }
@@ -78,7 +83,10 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'POST /v1/auth/login', // signing in is how one gets a token
   'POST /v1/user/register', // signing up, likewise
   'POST /v1/user/verify-email', // the mailed link works without a session
+  'POST /v1/auth/forgot-password', // someone who forgot the password has no session; answers alike for any address, throttled
+  'POST /v1/auth/reset-password', // the mailed reset link (256 random bits, single-use, 30 minutes) is the capability
   'GET /v1/config', // the web app's public settings (marketing site address)
+  'GET /v1/ledger/seals', // the ledger's seals and seal key are published so that anyone can check a proof
   'GET /v1/openapi.json', // the API reference
   'GET /v1/docs*', // the API reference's pages and assets
   'GET /healthz', // process up (load balancers)
@@ -104,9 +112,10 @@ function matchesPublic(method: string, url: string): boolean {
 }
 
 /** What the route-table check says about one route: its guard kind, 'public', or 'unguarded'. */
-export function routeProtection(route: Pick<RouteOptions, 'method' | 'url' | 'preHandler'>): GuardKind | 'public' | 'unguarded' {
-  const handlers = Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-  // The guard must run first: a pre-handler before it would see an unauthenticated request.
+export function routeProtection(route: Pick<RouteOptions, 'method' | 'url' | 'onRequest'>): GuardKind | 'public' | 'unguarded' {
+  const handlers = Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+  // The guard must be the first onRequest hook: a hook before it would see an unauthenticated
+  // request. A guard as a preHandler does not count: it would run after validation.
   const kind = guardKindOf(handlers[0]);
   if (kind) return kind;
   const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { inTransaction, isUniqueViolation, type Trx } from '../db/transaction.ts';
+import { inTransaction, type Trx } from '../db/transaction.ts';
 import { badRequest, unprocessable } from './errors.ts';
 
 export interface IdempotentResult<T> {
@@ -24,6 +24,27 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 /** The stored fingerprint of a request: its route and body (callers leave secrets such as a TPIN out). */
 export function requestHash(route: string, body: unknown): string {
   return createHash('sha256').update(route).update('\0').update(JSON.stringify(body ?? null)).digest('hex');
+}
+
+/** The same key used with another request: 422. */
+export const idempotencyKeyReused = () => unprocessable('This Idempotency-Key was already used with a different request', 'idempotency_key_reused');
+
+/**
+ * The stored first answer to (caller, key), or undefined when there is none yet; a key
+ * stored with another request's fingerprint is refused with 422.
+ */
+export async function storedAnswer<T>(source: Db | Trx, caller: string, key: string, fingerprint: string): Promise<IdempotentResult<T> | undefined> {
+  const row = await source
+    .selectFrom('idempotencyKeys')
+    // The answer is read as text: the result mapping turns snake_case keys into camelCase,
+    // and a stored answer must come back exactly as it was given (`_id` included).
+    .select(['requestHash', 'responseStatus', sql<string>`response_body::text`.as('responseBodyText')])
+    .where('caller', '=', caller)
+    .where('idempotencyKey', '=', key)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (row.requestHash !== fingerprint) throw idempotencyKeyReused();
+  return { statusCode: row.responseStatus, body: JSON.parse(row.responseBodyText) as T, replayed: true };
 }
 
 /**
@@ -54,21 +75,7 @@ export async function runIdempotent<T>(
   }
   const fingerprint = requestHash(options.route, options.body);
 
-  const stored = async (source: Db | Trx) => {
-    const row = await source
-      .selectFrom('idempotencyKeys')
-      // The answer is read as text: the result mapping turns snake_case keys into camelCase,
-      // and a stored answer must come back exactly as it was given (`_id` included).
-      .select(['requestHash', 'responseStatus', sql<string>`response_body::text`.as('responseBodyText')])
-      .where('caller', '=', caller)
-      .where('idempotencyKey', '=', key)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    if (row.requestHash !== fingerprint) {
-      throw unprocessable('This Idempotency-Key was already used with a different request', 'idempotency_key_reused');
-    }
-    return { statusCode: row.responseStatus, body: JSON.parse(row.responseBodyText) as T, replayed: true };
-  };
+  const stored = (source: Db | Trx) => storedAnswer<T>(source, caller, key, fingerprint);
 
   const earlier = await stored(db);
   if (earlier) return earlier;
@@ -85,10 +92,12 @@ export async function runIdempotent<T>(
       return { statusCode: options.statusCode, body, replayed: false };
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'idempotency_keys_pkey')) {
-      const winner = await stored(db);
-      if (winner) return winner;
-    }
+    // A request with the same key committed while this one ran: this one lost the race on the
+    // key row (a unique violation), or its work was refused because the first had already
+    // changed what it acts on (a withdrawal cancelled twice at once finds it Cancelled). Either
+    // way the first answer is this request's answer.
+    const winner = await stored(db);
+    if (winner) return winner;
     throw error;
   }
 }

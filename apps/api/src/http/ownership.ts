@@ -2,6 +2,8 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Trx } from '../db/transaction.ts';
 import type { Database } from '../db/schema.ts';
+import { operatorMessages } from '@kestrel/shared';
+import { forbidden } from './errors.ts';
 
 /*
  * The one ownership predicate: an account belongs to a user when account_users links them.
@@ -61,3 +63,14 @@ export function findOwnedAccount(db: Db | Trx, caller: Caller, key: string) {
   return ownedAccountQuery(db, caller, key).executeTakeFirst();
 }
 export type OwnedAccount = NonNullable<Awaited<ReturnType<typeof findOwnedAccount>>>;
+
+/**
+ * Separation of duties: an operator never acts on an account their own user holds (nor on
+ * its stores, withdrawals or identity review). Operators cannot open accounts and a user who
+ * holds one cannot be made an operator, so this is the backstop for rows that predate those
+ * rules. 403 with a readable error.
+ */
+export async function assertNotOwnAccount(db: Db | Trx, operatorId: string, accountId: string): Promise<void> {
+  const own = await db.selectFrom('accountUsers').select('accountId').where('accountId', '=', accountId).where('userId', '=', operatorId).executeTakeFirst();
+  if (own) throw forbidden(operatorMessages.ownRecord, 'own_record');
+}

@@ -16,16 +16,24 @@ export interface CheckoutPage {
   /** Paths the pattern would match that belong to the portal (its static pages). */
   except: readonly string[];
   load: () => Promise<CheckoutPageComponent>;
+  /** The public API path the page reads first, for its parameters: the entry starts that read at once. */
+  firstRead?: (params: Record<string, string>) => string;
 }
 
 function checkoutPage<Path extends string, Module>(
   path: Path,
   load: () => Promise<Module>,
   pick: (module: Module) => ComponentType<Record<ParamNames<Path>, string>>,
+  firstRead: (params: Record<ParamNames<Path>, string>) => string,
   except: readonly string[] = [],
 ): CheckoutPage {
   // The page's props are exactly its path's parameters (checked above); the matcher supplies them.
-  return { path, except, load: async () => pick(await load()) as CheckoutPageComponent };
+  return {
+    path,
+    except,
+    load: async () => pick(await load()) as CheckoutPageComponent,
+    firstRead: firstRead as (params: Record<string, string>) => string,
+  };
 }
 
 /*
@@ -36,12 +44,20 @@ function checkoutPage<Path extends string, Module>(
  * the same pages, so a client-side navigation to one works too. One line per page.
  */
 export const checkoutPages: CheckoutPage[] = [
-  checkoutPage('/web-pay/:urlId', () => import('../features/checkout/pages/CheckoutPage.tsx'), (page) => page.CheckoutPage),
+  checkoutPage(
+    '/web-pay/:urlId',
+    () => import('../features/checkout/pages/CheckoutPage.tsx'),
+    (page) => page.CheckoutPage,
+    // The same path as useCheckout's read (features/checkout/api.ts).
+    ({ urlId }) => `/v1/payment/${encodeURIComponent(urlId)}`,
+  ),
   // '/payment-request/new' is the owner's form in the portal, not a link id.
   checkoutPage(
     '/payment-request/:pRequestURLId',
     () => import('../features/checkout/pages/PaymentRequestPayPage.tsx'),
     (page) => page.PaymentRequestPayPage,
+    // The same path as usePaymentRequestLink's read (features/checkout/payment-request-api.ts).
+    ({ pRequestURLId }) => `/v1/payment-request/link/${encodeURIComponent(pRequestURLId)}`,
     ['/payment-request/new'],
   ),
 ];

@@ -1,23 +1,36 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { userQuery } from '../features/auth/api.ts';
 import { getSession, isSignedIn } from '../lib/session.ts';
 import { AppProviders } from './providers.tsx';
 import { queryClient } from './query-client.ts';
 import { router } from './router.ts';
+import { routerReady } from './router-ready.ts';
 
 /** The portal, the sign-in pages and the operator console: every route of routes.tsx. */
-export function startPortal(container: HTMLElement): void {
+export async function startPortal(container: HTMLElement): Promise<void> {
   // A signed-in user's profile opens every portal page (the portal gate waits for it): ask for
   // it now, while the router downloads the page's chunks, not after them.
   const session = getSession();
-  if (isSignedIn(session)) void queryClient.prefetchQuery(userQuery(session.userId));
-  createRoot(container).render(
+  const signedIn = isSignedIn(session);
+  if (signedIn) void queryClient.prefetchQuery(userQuery(session.userId));
+  const app = (
     <StrictMode>
       <AppProviders>
         <RouterProvider router={router} />
       </AppProviders>
-    </StrictMode>,
+    </StrictMode>
   );
+  // A prerendered page (login, signup: build/prerender.ts) is already on screen as a visitor
+  // sees it: React takes over its markup once the page's chunks are in, in a transition, so
+  // the work yields to the browser. A signed-in visitor is sent on, so that page is rendered afresh.
+  if (container.dataset.prerendered && !signedIn) {
+    await routerReady(router);
+    startTransition(() => {
+      hydrateRoot(container, app);
+    });
+    return;
+  }
+  createRoot(container).render(app);
 }

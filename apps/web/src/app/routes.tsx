@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { useParams, type RouteObject } from 'react-router';
+import { FullPageSpinner } from '../components/Spinner.tsx';
 import { NotFoundPage } from '../features/portal/pages/NotFoundPage.tsx';
 import { RouteErrorPage } from '../features/portal/pages/RouteErrorPage.tsx';
 import { checkoutPages, type CheckoutPage } from './checkout-pages.ts';
@@ -30,7 +31,6 @@ function checkoutRoute({ path, load }: CheckoutPage): RouteObject {
 
 /*
  * The route table: one line per page. A feature adds its page to exactly one list.
- * Public page still to come: /loader.
  */
 
 /** The portal gate and shell around every signed-in page: a lazy chunk of its own. */
@@ -50,6 +50,7 @@ const protectedPages: RouteObject[] = [
   { path: '/deposit', ...lazyPage(() => import('../features/deposit/pages/DepositPage.tsx'), (page) => page.DepositPage) },
   { path: '/withdraw', ...lazyPage(() => import('../features/withdrawals/pages/WithdrawHubPage.tsx'), (page) => page.WithdrawHubPage) },
   { path: '/withdraw/bank', ...lazyPage(() => import('../features/withdrawals/pages/BankWithdrawListPage.tsx'), (page) => page.BankWithdrawListPage) },
+  { path: '/withdraw/bank/:withdrawalId', ...lazyPage(() => import('../features/withdrawals/pages/WithdrawalDetailsPage.tsx'), (page) => page.WithdrawalDetailsPage) },
   { path: '/bank/withdraw/new', ...lazyPage(() => import('../features/withdrawals/pages/NewBankWithdrawPage.tsx'), (page) => page.NewBankWithdrawPage) },
   { path: '/invoice', ...lazyPage(() => import('../features/invoices/pages/InvoicesPage.tsx'), (page) => page.InvoicesPage) },
   { path: '/invoice/:id', ...lazyPage(() => import('../features/invoices/pages/InvoiceDetailPage.tsx'), (page) => page.InvoiceDetailPage) },
@@ -75,10 +76,13 @@ const protectedPages: RouteObject[] = [
 const opsPages: RouteObject[] = [
   { index: true, ...lazyPage(() => import('../features/ops/pages/OverviewPage.tsx'), (page) => page.OverviewPage) },
   { path: 'stores', ...lazyPage(() => import('../features/ops/pages/StoresPage.tsx'), (page) => page.StoresPage) },
+  { path: 'approvals', ...lazyPage(() => import('../features/ops/pages/ApprovalsPage.tsx'), (page) => page.ApprovalsPage) },
   { path: 'withdrawals', ...lazyPage(() => import('../features/ops/pages/WithdrawalsPage.tsx'), (page) => page.WithdrawalsPage) },
   { path: 'identity', ...lazyPage(() => import('../features/ops/pages/IdentityPage.tsx'), (page) => page.IdentityPage) },
   { path: 'accounts', ...lazyPage(() => import('../features/ops/pages/AccountsPage.tsx'), (page) => page.AccountsPage) },
   { path: 'accounts/:accountId', ...lazyPage(() => import('../features/ops/pages/AccountDetailPage.tsx'), (page) => page.AccountDetailPage) },
+  { path: 'payments', ...lazyPage(() => import('../features/ops/pages/PaymentsPage.tsx'), (page) => page.PaymentsPage) },
+  { path: 'payments/:paymentId', ...lazyPage(() => import('../features/ops/pages/PaymentsPage.tsx'), (page) => page.PaymentsPage) },
   { path: 'ledger', ...lazyPage(() => import('../features/ops/pages/LedgerPage.tsx'), (page) => page.LedgerPage) },
   { path: 'callbacks', ...lazyPage(() => import('../features/ops/pages/CallbacksPage.tsx'), (page) => page.CallbacksPage) },
   { path: 'audit', ...lazyPage(() => import('../features/ops/pages/AuditPage.tsx'), (page) => page.AuditPage) },
@@ -94,7 +98,12 @@ const signedOutPages: RouteObject[] = [
 
 /** Open to everyone, signed in or not. */
 const publicPages: RouteObject[] = [
+  // The spec's loading page (001 §2): a spinner, nothing else.
+  { path: '/loader', element: <FullPageSpinner label="Loading" /> },
   { path: '/verify-email', ...lazyPage(() => import('../features/auth/pages/VerifyEmailPage.tsx'), (page) => page.VerifyEmailPage) },
+  // Password reset works signed in or not: using the link ends every session anyway.
+  { path: '/forgot-password', ...lazyPage(() => import('../features/auth/pages/ForgotPasswordPage.tsx'), (page) => page.ForgotPasswordPage) },
+  { path: '/reset-password', ...lazyPage(() => import('../features/auth/pages/ResetPasswordPage.tsx'), (page) => page.ResetPasswordPage) },
   // The pay pages (app/checkout-pages.ts): a visitor with no portal session; never the portal shell.
   ...checkoutPages.map(checkoutRoute),
 ];

@@ -20,12 +20,15 @@ export function CounterCard({
   icon: Icon,
   tone = 'brand',
   loading = false,
+  detail,
 }: {
   label: string;
   value: number | string;
   icon: ComponentType<IconProps>;
   tone?: CounterTone;
   loading?: boolean;
+  /** A second figure under the number (e.g. the refund counters' amount). */
+  detail?: string | undefined;
 }) {
   const labelId = useId();
   return (
@@ -41,7 +44,10 @@ export function CounterCard({
       {loading ? (
         <div className="mt-2 h-9 w-20 animate-pulse rounded-md bg-slate-200" />
       ) : (
-        <p className="mt-2 text-3xl font-bold tracking-tight text-slate-900 tabular-nums">{value}</p>
+        <>
+          <p className="mt-2 text-3xl font-bold tracking-tight text-slate-900 tabular-nums">{value}</p>
+          {detail !== undefined && <p className="mt-1 text-sm font-medium text-slate-600 tabular-nums">{detail}</p>}
+        </>
       )}
     </article>
   );

@@ -1,5 +1,5 @@
 import { useId, useState, type ComponentProps, type ReactNode } from 'react';
-import { EyeIcon, EyeOffIcon } from './icons.tsx';
+import { EyeIcon, EyeOffIcon } from './icon-base.tsx';
 
 export interface FloatingFieldProps extends Omit<ComponentProps<'input'>, 'placeholder'> {
   label: string;

@@ -1,40 +1,14 @@
-import type { ReactNode, SVGProps } from 'react';
+import { Icon, type IconProps } from './icon-base.tsx';
 
-/**
- * Line icons drawn for Kestrel on a 24 px grid (stroke = currentColor). Decorative by
- * default (aria-hidden); the control around an icon carries the accessible name.
+/*
+ * The portal's icons. The few the public pay pages draw live in icon-base.tsx, so a pay page's
+ * download does not carry the portal's whole set (the pay pages have a 100 KB budget).
  */
-export type IconProps = SVGProps<SVGSVGElement>;
-
-function Icon({ children, ...props }: IconProps & { children: ReactNode }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      width="1em"
-      height="1em"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
+export { CloseIcon, EyeIcon, EyeOffIcon, Icon, type IconProps } from './icon-base.tsx';
 
 export const MenuIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M4 6h16M4 12h16M4 18h16" />
-  </Icon>
-);
-
-export const CloseIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M6 6l12 12M18 6L6 18" />
   </Icon>
 );
 
@@ -119,21 +93,6 @@ export const HelpIcon = (props: IconProps) => (
   <Icon {...props}>
     <circle cx="12" cy="12" r="9" />
     <path d="M9.5 9.5a2.5 2.5 0 113.5 2.3c-.6.3-1 .8-1 1.5v.4M12 17h.01" />
-  </Icon>
-);
-
-export const EyeIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z" />
-    <circle cx="12" cy="12" r="3" />
-  </Icon>
-);
-
-export const EyeOffIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z" />
-    <circle cx="12" cy="12" r="3" />
-    <path d="M4 4l16 16" />
   </Icon>
 );
 

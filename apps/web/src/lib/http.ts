@@ -1,6 +1,7 @@
 import type * as Contracts from '@kestrel/shared';
 import type { z } from 'zod';
 import { readCookie, COOKIE_NAMES } from './cookies.ts';
+import { takeEarlyFetch } from './early-fetch.ts';
 
 /**
  * The one way the web app talks to the Kestrel API (same origin: /v1, /data/v1).
@@ -180,7 +181,9 @@ export async function request<T>(path: string, schema: ResponseSchema<T>, option
 
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' });
+    // A public read the entry already started (lib/early-fetch.ts) is taken, not asked again.
+    const early = method === 'GET' && !token ? takeEarlyFetch(path) : undefined;
+    response = await (early ?? fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' }));
   } catch (cause) {
     if (signal?.aborted) throw cause;
     throw new ApiError({ status: 0, code: 'network_error', message: 'The server could not be reached.', fromServer: false });

@@ -72,7 +72,9 @@ export function getSession(): Session {
 }
 
 export function useSession(): Session {
-  return useSyncExternalStore(subscribe, getSession);
+  // The server snapshot (build-time prerendering, and hydrating it) is the same cookie read:
+  // no cookies there, so signed out; only a signed-out visitor's page is hydrated.
+  return useSyncExternalStore(subscribe, getSession, getSession);
 }
 
 export function isSignedIn(session: Session): boolean {

@@ -40,6 +40,14 @@ describe('complete-account form', () => {
     });
   });
 
+  it("sends a personal account's companyName and businessName empty, as the spec's payload lists them", () => {
+    const parsed = completeAccountForm.parse({ ...form, accountType: 'personal', businessName: '', companyName: '' });
+    const body = completeAccountFormToBody(parsed, 'user-1');
+    expect(body).toMatchObject({ accountType: 'personal', companyName: '', businessName: '' });
+    // The API takes them as absent.
+    expect(createAccountBody.parse(body)).toMatchObject({ companyName: undefined, businessName: undefined });
+  });
+
   it('shows every message at once, business names included', () => {
     const result = completeAccountForm.safeParse({ accountType: 'business' });
     expect(result.success).toBe(false);

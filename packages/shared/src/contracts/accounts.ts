@@ -4,6 +4,7 @@ import { ageInYears } from '../dates.ts';
 import { messages } from '../messages.ts';
 import { emailAddress } from './auth.ts';
 import { currencyCode, majorUnits } from './common.ts';
+import { withExample } from '../contract-examples.ts';
 
 const m = messages;
 
@@ -60,18 +61,21 @@ const requiredChoice = <const T extends readonly [string, ...string[]]>(field: A
 export const accountTypeField = requiredChoice('accountType', ACCOUNT_TYPES, m.account.typeRequired);
 export const accountHolderNameField = requiredText('accountHolderName', 100);
 export const accountEmailField = emailAddress(requiredMessage('accountEmail'));
-export const accountPhoneField = z
-  .string({ error: requiredMessage('accountPhone') })
-  .trim()
-  .min(1, requiredMessage('accountPhone'))
-  .regex(/^\+?[0-9][0-9 -]{5,18}[0-9]$/, m.signup.phoneInvalid)
-  .transform((value) => value.replace(/[ -]/g, ''));
+export const accountPhoneField = withExample(
+  z
+    .string({ error: requiredMessage('accountPhone') })
+    .trim()
+    .min(1, requiredMessage('accountPhone'))
+    .regex(/^\+?[0-9][0-9 -]{5,18}[0-9]$/, m.signup.phoneInvalid),
+  '+15550100002',
+).transform((value) => value.replace(/[ -]/g, ''));
 export const userNameField = z
   .string({ error: requiredMessage('userName') })
   .trim()
   .min(1, requiredMessage('userName'))
   .regex(/^[A-Za-z][A-Za-z0-9._-]{2,29}$/, m.account.userNameFormat)
   .refine((value) => !RESERVED_USER_NAMES.has(value.toLowerCase()), m.account.userNameReserved);
+withExample(userNameField, 'ada.lovelace');
 export const dateOfBirthField = z
   .string({ error: requiredMessage('dateOfBirth') })
   .trim()
@@ -83,6 +87,7 @@ export const dateOfBirthField = z
     return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && ageInYears(value) <= 130;
   }, m.account.dateOfBirthInvalid)
   .refine((value) => ageInYears(value) >= MINIMUM_AGE_YEARS, m.account.tooYoung);
+withExample(dateOfBirthField, '1990-04-12');
 export const currencyField = requiredChoice('currency', CURRENCIES);
 export const notificationPreferenceField = requiredChoice('notificationPreference', NOTIFICATION_PREFERENCES);
 export const identityTypeField = requiredChoice('identityType', IDENTITY_TYPES);
@@ -93,6 +98,7 @@ export const newTpinField = z
   .min(1, requiredMessage('tpin'))
   .regex(/^\d+$/, m.account.tpinDigits)
   .length(TPIN_LENGTH, m.tpin.fourDigits);
+withExample(newTpinField, '4826');
 
 /**
  * Business name and company name are asked (and required) only for business accounts.
@@ -223,8 +229,9 @@ export function completeAccountFormToBody(form: CompleteAccountForm, userId: str
     accountEmail: form.accountEmail,
     accountPhone: form.accountPhone,
     accountType: form.accountType,
-    companyName: business ? form.companyName : undefined,
-    businessName: business ? form.businessName : undefined,
+    // The spec's payload lists both for every account: empty for a personal one.
+    companyName: business ? form.companyName : '',
+    businessName: business ? form.businessName : '',
     identity: { type: form.identityType, number: form.identityNumber },
     dateOfBirth: form.dateOfBirth,
     address: { street: form.street, city: form.city, state: form.state, zipCode: form.zipCode, country: form.country },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../constants.ts';
 import { messages } from '../messages.ts';
+import { withExample } from '../contract-examples.ts';
 
 const m = messages;
 
@@ -21,20 +22,19 @@ export interface CheckoutLoginForm {
 
 /** E-mail addresses are compared case-insensitively; we store them lower-cased. */
 export const emailAddress = (required: string) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(254, m.signup.emailInvalid)
+  withExample(z.string({ error: required }).trim().min(1, required).max(254, m.signup.emailInvalid), 'ada@example.org')
     .pipe(z.email({ error: m.signup.emailInvalid }))
     .transform((value) => value.toLowerCase());
 
-const phoneNumber = z
-  .string({ error: m.signup.phoneRequired })
-  .trim()
-  .min(1, m.signup.phoneRequired)
-  .regex(/^\+?[0-9][0-9 -]{5,18}[0-9]$/, m.signup.phoneInvalid)
-  .transform((value) => value.replace(/[ -]/g, ''));
+// The example is of the text as sent (a transformed schema's examples would describe its output).
+const phoneNumber = withExample(
+  z
+    .string({ error: m.signup.phoneRequired })
+    .trim()
+    .min(1, m.signup.phoneRequired)
+    .regex(/^\+?[0-9][0-9 -]{5,18}[0-9]$/, m.signup.phoneInvalid),
+  '+15550100001',
+).transform((value) => value.replace(/[ -]/g, ''));
 
 /** POST /v1/user/register body. */
 export const registerBody = z
@@ -75,6 +75,34 @@ export type SendVerificationBody = z.infer<typeof sendVerificationBody>;
 
 export const verifyEmailBody = z.object({ token: z.string().min(16).max(200) }).strict();
 export type VerifyEmailBody = z.infer<typeof verifyEmailBody>;
+
+/** POST /v1/auth/forgot-password body: the account's e-mail (answered the same way whether or not it exists). */
+export const forgotPasswordBody = z.object({ email: emailAddress(m.signup.emailRequired) }).strict();
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBody>;
+
+/** The new-password fields with the sign-up's rules and exact messages (document 2, section 5). */
+const newPassword = registerBody.shape.password;
+const passwordsMatch = (form: { password: string; confirmPassword: string }) => form.password === form.confirmPassword;
+
+/** POST /v1/auth/reset-password body: the mailed token and the new password twice. */
+export const resetPasswordBody = z
+  .object({
+    token: z.string({ error: m.passwordReset.linkInvalid }).min(16, m.passwordReset.linkInvalid).max(200, m.passwordReset.linkInvalid),
+    password: newPassword,
+    confirmPassword: z.string({ error: m.signup.confirmRequired }).min(1, m.signup.confirmRequired),
+  })
+  .strict()
+  .refine(passwordsMatch, { message: m.signup.passwordMismatch, path: ['confirmPassword'] });
+export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
+
+/** The reset page's form: the body without the token, which comes from the link. */
+export const resetPasswordForm = z
+  .object({
+    password: z.string().min(1, m.signup.passwordRequired).min(PASSWORD_MIN_LENGTH, m.signup.passwordTooShort),
+    confirmPassword: z.string().min(1, m.signup.confirmRequired),
+  })
+  .refine(passwordsMatch, { message: m.signup.passwordMismatch, path: ['confirmPassword'] });
+export type ResetPasswordForm = z.infer<typeof resetPasswordForm>;
 
 // ---- Responses ----
 

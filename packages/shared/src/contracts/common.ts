@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../constants.ts';
+import { withExample } from '../contract-examples.ts';
 
 /*
  * Pieces every contract uses: the response envelopes and the money fields of responses.
@@ -25,7 +26,7 @@ export const currencyCode = z.enum(CURRENCIES);
  * An amount in a response: major units as the spec shows (12.5), always a whole number of
  * cents. Clients turn it into `Cents` with `majorToCents`, never `amount * 100`.
  */
-export const majorUnits = z.number().describe('Major units, e.g. 12.5');
+export const majorUnits = withExample(z.number().describe('Major units, e.g. 12.5'), 25.5);
 
 /** A response with no data (`data: null`). */
 export const noData = z.null();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { asCents, parseAmount, type Cents } from '../money.ts';
+import { withExample } from '../contract-examples.ts';
 
 /*
  * Invoices on the data host: POST /data/v1/invoice/create and GET /data/v1/invoice/user/{userId}
@@ -22,8 +23,25 @@ export const invoiceMessages = {
   quantityMax: 'Quantity is too large',
   totalTooLarge: 'The total price is too large',
   detailsRequired: 'Details are required',
+  dueDateInvalid: 'Enter a valid due date',
   notFound: 'Invoice not found',
+  markedPaid: 'Invoice marked as paid',
+  markedUnpaid: 'Invoice marked as unpaid',
+  statusFailed: 'The invoice status could not be changed.',
 } as const;
+
+/** An invoice is unpaid until its owner marks it paid (invoices have no payment path in Kestrel). */
+export const INVOICE_STATUSES = ['unpaid', 'paid'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** A calendar day as YYYY-MM-DD (a real date: no 2026-02-30). */
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 2000 && year <= 2100 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 /** Bangladeshi mobile numbers: 01, then an operator digit 3–9, then 8 digits (11 in all). */
 export const BANGLADESHI_MOBILE = /^01[3-9]\d{8}$/;
@@ -54,11 +72,14 @@ const quantity = z
 
 const invoiceFields = {
   name: z.string({ error: invoiceMessages.nameRequired }).trim().min(1, invoiceMessages.nameRequired).max(100),
-  phone: z.string({ error: invoiceMessages.phoneInvalid }).trim().regex(BANGLADESHI_MOBILE, invoiceMessages.phoneInvalid),
-  email: z.string({ error: invoiceMessages.emailInvalid }).trim().max(254).regex(EMAIL, invoiceMessages.emailInvalid),
+  phone: withExample(z.string({ error: invoiceMessages.phoneInvalid }).trim().regex(BANGLADESHI_MOBILE, invoiceMessages.phoneInvalid), '01712345678'),
+  email: withExample(z.string({ error: invoiceMessages.emailInvalid }).trim().max(254).regex(EMAIL, invoiceMessages.emailInvalid), 'rahim@example.org'),
   reciver: z.string({ error: invoiceMessages.receiverRequired }).trim().min(1, invoiceMessages.receiverRequired).max(100),
   details: z.string({ error: invoiceMessages.detailsRequired }).trim().min(1, invoiceMessages.detailsRequired).max(2000),
 };
+
+/** The optional due date, YYYY-MM-DD; null or absent is none. */
+const dueDate = z.string({ error: invoiceMessages.dueDateInvalid }).trim().refine(isCalendarDate, invoiceMessages.dueDateInvalid);
 
 /** The exact total in cents, or undefined when the inputs are not valid. */
 export function invoiceTotalCents(unitPriceValue: string | number, quantityValue: number): Cents | undefined {
@@ -82,6 +103,8 @@ export const createInvoiceBody = z
     ...invoiceFields,
     unit_price: unitPrice,
     quantity,
+    /** Beyond the spec's body: when the customer should pay by (optional). */
+    dueDate: dueDate.nullable().optional(),
     userId: z.string().optional(),
   })
   .strict()
@@ -101,6 +124,8 @@ export const invoiceForm = z
       .regex(/^\d+$/, invoiceMessages.quantityWhole)
       .transform(Number)
       .pipe(quantityNumber),
+    /** The date input's value: '' when no due date is chosen. */
+    dueDate: z.union([z.literal(''), dueDate]),
   })
   .superRefine(totalWithinLimit);
 export type InvoiceFormInput = z.input<typeof invoiceForm>;
@@ -123,11 +148,21 @@ export const invoiceView = z.object({
   details: z.string(),
   userId: z.string(),
   createdAt: z.string(),
+  /** YYYY-MM-DD, or null when the invoice names no due date. */
+  dueDate: z.string().nullable(),
+  /** unpaid until its owner marks it paid. */
+  status: z.enum(INVOICE_STATUSES),
+  /** When it was marked paid (ISO 8601), or null. */
+  paidAt: z.string().nullable(),
 });
 export type InvoiceView = z.infer<typeof invoiceView>;
 
 export const invoiceUserParams = z.object({ userId: z.string().min(1).max(100) });
 export const invoiceIdParams = z.object({ id: z.string().min(1).max(100) });
+
+/** PATCH /data/v1/invoice/status/{id}: the owner marks an invoice paid or unpaid again. */
+export const updateInvoiceStatusBody = z.object({ status: z.enum(INVOICE_STATUSES, { error: 'Status must be paid or unpaid' }) }).strict();
+export type UpdateInvoiceStatusBody = z.infer<typeof updateInvoiceStatusBody>;
 
 /** One invoice for its printable view and PDF: with who issued it. */
 export const invoiceDetailView = invoiceView.extend({

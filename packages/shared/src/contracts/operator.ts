@@ -33,6 +33,14 @@ export const operatorMessages = {
   funded: 'Wallet funded',
   documentsRequested: 'New documents requested',
   callbackResent: 'Callback queued again',
+  ownRecord: 'Operators cannot act on their own account, store, withdrawal or identity review. Ask another operator.',
+  operatorCannotHoldAccount: 'Operator users cannot open or hold a wallet account. Use a separate, non-operator user for a wallet.',
+  sentForApproval: 'Sent for approval: a second operator must approve it',
+  approvalApproved: 'Approved and carried out',
+  approvalRefused: 'Request refused',
+  cannotDecideOwn: 'You cannot approve or refuse your own request. Another operator must decide.',
+  approvalNotPending: 'This request has already been decided',
+  approvalNotFound: 'Approval request not found',
 } as const;
 
 /** A reason for a change: shown in the audit log and, where it concerns them, to the holder. */
@@ -181,3 +189,53 @@ export type FailingCallbacksPage = z.infer<typeof failingCallbacksPage>;
 /** POST /v1/operator/callbacks/{deliveryId}/resend. */
 export const callbackDeliveryParams = z.object({ deliveryId: z.string().max(20) });
 export const operatorResentCallback = z.object({ _id: z.string(), state: z.literal('pending'), nextAttemptAt: z.string() });
+
+/*
+ * Four eyes (maker–checker). Funding above FOUR_EYES_FUNDING_ABOVE_CENTS, or past the
+ * requester's daily cap, and completing a withdrawal of FOUR_EYES_WITHDRAWAL_FROM_CENTS or
+ * more answer 202 with a Pending approval; a second, different operator approves (which
+ * carries out the movement, exactly once) or refuses it.
+ */
+export const approvalKind = z.enum(['funding', 'withdrawal_completion']);
+export const approvalStatus = z.enum(['Pending', 'Approved', 'Refused']);
+const operatorRef = z.object({ userId: z.string(), email: z.string(), name: z.string() });
+export const operatorApprovalView = z.object({
+  _id: z.string(),
+  kind: approvalKind,
+  status: approvalStatus,
+  accountId: z.string(),
+  accountNumber: z.string(),
+  accountHolderName: z.string(),
+  withdrawalId: z.string().nullable(),
+  currency: z.string(),
+  amount: z.number(),
+  reason: z.string(),
+  neededBecause: z.enum(['above_threshold', 'daily_cap']).describe('above_threshold: the amount needs four eyes; daily_cap: the requester has used up their daily funding cap'),
+  requestedBy: operatorRef,
+  requestedAt: z.string(),
+  decidedBy: operatorRef.nullable(),
+  decidedAt: z.string().nullable(),
+  decisionReason: z.string().nullable(),
+  transactionId: z.string().nullable(),
+});
+export type OperatorApprovalView = z.infer<typeof operatorApprovalView>;
+export const operatorApprovalsQuery = z.object({ status: approvalStatus.default('Pending') });
+export const approvalIdParams = z.object({ approvalId: z.uuid() });
+
+/** GET /v1/operator/today: each operator's money movements today (UTC), from the audit log. */
+export const operatorDayTotals = z.object({
+  date: z.string().describe('The UTC day, YYYY-MM-DD'),
+  dailyFundingCap: z.number(),
+  operators: z.array(
+    operatorRef.extend({
+      funded: z.number().describe('Funding this operator requested and that was carried out today (alone or approved)'),
+      fundedAlone: z.number().describe('Funding carried out without a second operator: counts against the daily cap'),
+      capLeft: z.number(),
+      paidOut: z.number().describe('Withdrawals this operator completed or asked to complete, carried out today'),
+      approved: z.number().int().describe("Other operators' requests this operator approved today"),
+      refused: z.number().int(),
+      pending: z.number().int().describe("This operator's requests still waiting for a second operator"),
+    }),
+  ),
+});
+export type OperatorDayTotals = z.infer<typeof operatorDayTotals>;

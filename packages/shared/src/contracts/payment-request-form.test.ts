@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { paymentRequestForm, paymentRequestFormDefaults, paymentRequestLabels, paymentRequestMessages as m } from './payment-requests.ts';
+import { paymentRequestForm, paymentRequestFormDefaults } from './payment-request-form.ts';
+import { paymentRequestLabels, paymentRequestMessages as m } from './payment-requests.ts';
 
 /** The field → message map the form shows after a submit. */
 function messagesOf(values: Partial<typeof paymentRequestFormDefaults>): Record<string, string> {

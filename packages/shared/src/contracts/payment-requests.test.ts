@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createPaymentRequestBody,
-  paymentRequestAmountForm,
-  paymentRequestAmountFormFor,
-  paymentRequestForm,
-  paymentRequestFormDefaults,
-  paymentRequestFormToBody,
-  paymentRequestMessages as m,
-  updatePaymentRequestLimitBody,
-} from './payment-requests.ts';
+import { paymentRequestAmountForm, paymentRequestAmountFormFor, paymentRequestForm, paymentRequestFormDefaults, paymentRequestFormToBody } from './payment-request-form.ts';
+import { createPaymentRequestBody, paymentRequestMessages as m, updatePaymentRequestLimitBody } from './payment-requests.ts';
 import { asCents } from '../money.ts';
 
 /** The first message of each field, as a form shows it. */

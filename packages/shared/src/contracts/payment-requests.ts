@@ -1,19 +1,13 @@
 import { z } from 'zod';
-import { AMOUNT_TYPES, CURRENCIES, PAYMENT_METHODS, PAYMENT_REQUEST_STATUSES, type Currency } from '../constants.ts';
+import { AMOUNT_TYPES, CURRENCIES, MIN_PAYMENT_CENTS, PAYMENT_METHODS, PAYMENT_REQUEST_STATUSES, type Currency } from '../constants.ts';
 import { messages } from '../messages.ts';
 import { amountCents } from '../money-schema.ts';
-import { formatMoney, parseAmount, type Cents } from '../money.ts';
+import { formatMoney, type Cents } from '../money.ts';
 import { paymentMessages } from '../pay-messages.ts';
-import {
-  AMOUNT_DIGITS,
-  linkAmountProblem,
-  payerEmailProblem,
-  linkPayMessages,
-  requiredText,
-  type PaymentMethod,
-} from '../payment-request-messages.ts';
+import { linkPayMessages, requiredText, type PaymentMethod } from '../payment-request-messages.ts';
 import { tpinValue } from './transfers.ts';
-import { billingInfo, completeCardBody, payTpin, paymentErrorView } from './payments.ts';
+import { paymentErrorView } from './payments.ts';
+import { refundCounterFields } from './refunds.ts';
 
 /*
  * Payment-request links: an account holder creates a link (fixed amount or one the payer
@@ -93,7 +87,7 @@ export const paymentRequestStatus = z.enum(PAYMENT_REQUEST_STATUSES, { error: `s
 const text = (label: string, max = 200) => z.string({ error: requiredText(label) }).trim().min(1, requiredText(label)).max(max, `${label} is too long`);
 
 /** An optional text the spec's client may send empty or null; empty is "not given". */
-const optionalText = (label: string, max = 200) =>
+export const optionalText = (label: string, max = 200) =>
   z
     .string()
     .trim()
@@ -110,8 +104,12 @@ const countValue = z.union([z.number(), z.string().trim().regex(/^\d+$/).transfo
 const amountOf = (label: string) => amountCents(requiredText(label), m.amountInvalid);
 
 /** Parses an amount field with the shared schema, reporting its issues at `path`. */
-function parseAmountField(value: unknown, label: string, path: (string | number)[], ctx: z.RefinementCtx): Cents | null {
+function parseAmountField(value: unknown, label: string, path: (string | number)[], ctx: z.RefinementCtx, minimum = 1): Cents | null {
   const parsed = amountOf(label).safeParse(value ?? '');
+  if (parsed.success && parsed.data < minimum) {
+    ctx.addIssue({ code: 'custom', path, message: paymentMessages.amountBelowMinimum });
+    return null;
+  }
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path, message: issue.message });
   return null;
@@ -166,9 +164,9 @@ export const createPaymentRequestBody = z
     let minimumAmount: Cents | null = null;
     let maximumAmount: Cents | null = null;
     if (body.amount.type === 'fixed') {
-      value = parseAmountField(body.amount.value, paymentRequestLabels.amount, ['amount', 'value'], ctx);
+      value = parseAmountField(body.amount.value, paymentRequestLabels.amount, ['amount', 'value'], ctx, MIN_PAYMENT_CENTS);
     } else {
-      minimumAmount = parseAmountField(body.minimumAmount, paymentRequestLabels.minimumAmount, ['minimumAmount'], ctx);
+      minimumAmount = parseAmountField(body.minimumAmount, paymentRequestLabels.minimumAmount, ['minimumAmount'], ctx, MIN_PAYMENT_CENTS);
       maximumAmount = parseAmountField(body.maximumAmount, paymentRequestLabels.maximumAmount, ['maximumAmount'], ctx);
       if (minimumAmount !== null && maximumAmount !== null && minimumAmount > maximumAmount) {
         ctx.addIssue({ code: 'custom', path: ['minimumAmount'], message: m.minimumAboveMaximum });
@@ -237,6 +235,7 @@ export const paymentRequestView = z.object({
   paymentErrors: z.array(paymentErrorView),
   expiresAt: z.string().nullable(),
   createdAt: z.string(),
+  ...refundCounterFields,
 });
 export type PaymentRequestView = z.infer<typeof paymentRequestView>;
 
@@ -265,6 +264,35 @@ export const paymentRequestIdParams = z.object({ id: z.string().min(1).max(100) 
 export const paymentRequestAccountParams = z.object({ accountNumber: z.string().min(1).max(40) });
 export const pRequestURLIdParams = z.object({ pRequestURLId: z.string().min(1).max(100) });
 
+/** The most links one page of the owner's list answers. */
+export const PAYMENT_REQUEST_PAGE_MAX = 100;
+/**
+ * GET /v1/payment-request/account/{accountNumber}, paged by keyset: `limit` links (without it,
+ * the spec's whole list up to 500), `cursor` the `_id` of the last link already shown; the
+ * answer then holds the older ones. An empty page is the end.
+ */
+export const paymentRequestListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(PAYMENT_REQUEST_PAGE_MAX).optional(),
+  cursor: z.uuid().optional(),
+});
+export type PaymentRequestListQuery = z.infer<typeof paymentRequestListQuery>;
+
+/** GET /v1/payment-request/account/{accountNumber}/summary: the list page's counters over every link, counted by the database. */
+export const paymentRequestCounters = z.object({
+  /** Total Request: every link of the account. */
+  total: z.number().int(),
+  /** Active Request: the links that are on (status active). */
+  active: z.number().int(),
+  /** Total Payments: the payments made through the account's links. */
+  payments: z.number().int(),
+  /** Total Refund: the succeeded refunds of those payments, and their sum. */
+  ...refundCounterFields,
+});
+export type PaymentRequestCounters = z.infer<typeof paymentRequestCounters>;
+
+/** The owner's list (one page of it). */
+export const paymentRequestList = z.array(paymentRequestView);
+
 /** PATCH /v1/payment-request/update/{id}. */
 export const updatePaymentRequestStatusBody = z.object({ status: paymentRequestStatus }).strict();
 export type UpdatePaymentRequestStatusBody = z.infer<typeof updatePaymentRequestStatusBody>;
@@ -291,201 +319,3 @@ export const updatePaymentRequestLimitBody = z
   });
 export type UpdatePaymentRequestLimitBody = z.input<typeof updatePaymentRequestLimitBody>;
 export type UpdatePaymentRequestLimitInput = z.output<typeof updatePaymentRequestLimitBody>;
-
-const payAmount = amountCents(m.amountRequired, m.amountInvalid);
-const payerEmail = z.string({ error: m.emailRequired }).trim().min(1, m.emailRequired).max(320).pipe(z.email({ error: m.emailInvalid }));
-
-/** POST /v1/payment-request/card/complete-payment/{pRequestURLId} (the spec's body). */
-export const payPaymentRequestByCardBody = z
-  .object({
-    email: payerEmail,
-    phone: optionalText('phone', 40),
-    reference: optionalText('reference', 200),
-    amount: payAmount,
-    type: completeCardBody.shape.type,
-    brand: completeCardBody.shape.brand,
-    number: completeCardBody.shape.number,
-    expiresIn: completeCardBody.shape.expiresIn,
-    cvc: completeCardBody.shape.cvc,
-    billingInfo: billingInfo.optional(),
-    cardHolderName: z.string({ error: paymentMessages.cardHolderRequired }).trim().min(1, paymentMessages.cardHolderRequired).max(200),
-    countryOrRegion: optionalText('countryOrRegion', 100),
-  })
-  .strict();
-export type PayPaymentRequestByCardBody = z.input<typeof payPaymentRequestByCardBody>;
-export type PayPaymentRequestByCardInput = z.output<typeof payPaymentRequestByCardBody>;
-
-/** POST /v1/payment-request/kestrel/complete-payment/{pRequestURLId} (signed in; the spec's body). */
-export const payPaymentRequestByKestrelBody = z
-  .object({
-    email: payerEmail.optional(),
-    reference: optionalText('reference', 200),
-    amount: payAmount,
-    userId: z.string().max(100).optional(),
-    accountNumber: z.string({ error: 'accountNumber is required' }).trim().min(1, 'accountNumber is required').max(100),
-    tpin: payTpin,
-  })
-  .strict();
-export type PayPaymentRequestByKestrelBody = z.input<typeof payPaymentRequestByKestrelBody>;
-export type PayPaymentRequestByKestrelInput = z.output<typeof payPaymentRequestByKestrelBody>;
-
-/** Both pay routes' answer. */
-export const paymentRequestPayAnswer = z.object({
-  status: z.literal('success'),
-  message: z.string(),
-  data: z.object({
-    transactionId: z.string(),
-    amount: z.number(),
-    currency: z.string(),
-    paymentId: z.string().describe('The link payment id'),
-  }),
-});
-export type PaymentRequestPayAnswer = z.infer<typeof paymentRequestPayAnswer>;
-
-/** One payment made through a link (the details page's 'Successed' tab and the source list). */
-export const linkPaymentView = z.object({
-  id: z.string(),
-  pRequestId: z.string(),
-  pRequestURLId: z.string(),
-  amount: z.number(),
-  currency: z.string(),
-  fee: z.number(),
-  source: z.object({
-    type: z.enum(['card', 'wallet']),
-    brand: z.string().nullable().describe('Card brand; null for a wallet'),
-    number: z.string().describe('Card: first 6 and last 4 digits; wallet: the payer account, masked'),
-  }),
-  payerEmail: z.string().nullable(),
-  reference: z.string().nullable().describe("The payer's reference, if given"),
-  transactionId: z.string(),
-  createdAt: z.string(),
-});
-export type LinkPaymentView = z.infer<typeof linkPaymentView>;
-
-/** GET /v1/payment/source?type=Link-payment[&accountNumber=…]. */
-export const LINK_PAYMENT_SOURCE = 'Link-payment';
-export const linkPaymentSourceQuery = z.object({
-  type: z.literal(LINK_PAYMENT_SOURCE, { error: m.sourceTypeInvalid }),
-  accountNumber: z.string().min(1).max(40).optional(),
-});
-export type LinkPaymentSourceQuery = z.infer<typeof linkPaymentSourceQuery>;
-
-/* ---------- web forms (react-hook-form: every field is text) ---------- */
-
-const formAmount = (label: string) =>
-  z
-    .string()
-    .trim()
-    .superRefine((value, ctx) => {
-      if (value === '') ctx.addIssue({ code: 'custom', message: requiredText(label) });
-      else if (!AMOUNT_DIGITS.test(value)) ctx.addIssue({ code: 'custom', message: m.amountDigits });
-      else if (!parseAmount(value).ok) ctx.addIssue({ code: 'custom', message: m.amountInvalid });
-    });
-
-/** The /payment-request/new form: the spec's fields and messages (section 5). */
-export const paymentRequestForm = z
-  .object({
-    paymentPurpose: z.string().trim().min(1, requiredText(paymentRequestLabels.paymentPurpose)).max(500),
-    reference: z.string().trim().min(1, requiredText(paymentRequestLabels.reference)).max(200),
-    isUseLimit: z.enum(['yes', 'no'], { error: requiredText(paymentRequestLabels.isUseLimit) }),
-    useLimit: z.string().trim(),
-    amountType: z.enum(AMOUNT_TYPES, { error: requiredText(paymentRequestLabels.amountType) }),
-    amount: z.string().trim(),
-    minimumAmount: z.string().trim(),
-    maximumAmount: z.string().trim(),
-    paymentMethods: z.array(z.enum(PAYMENT_METHODS)).min(1, m.methodsRequired),
-    customerName: z.string().trim().max(200),
-    customerEmail: z.string().trim().max(320).refine((value) => value === '' || z.email().safeParse(value).success, m.emailInvalid),
-    customerPhone: z.string().trim().max(40),
-    /** A datetime-local value ("2026-12-01T18:00"), empty for no expiry. */
-    expiresAt: z.string().trim().refine((value) => value === '' || Date.parse(value) > Date.now(), m.expiresAtPast),
-    tpin: z.string().min(1, requiredText(paymentRequestLabels.tpin)).regex(/^\d{4}$/, m.tpinDigits),
-  })
-  .superRefine((form, ctx) => {
-    const check = (field: 'amount' | 'minimumAmount' | 'maximumAmount') => {
-      const result = formAmount(paymentRequestLabels[field]).safeParse(form[field]);
-      for (const issue of result.error?.issues ?? []) ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
-      return result.success;
-    };
-    if (form.amountType === 'fixed') check('amount');
-    if (form.amountType === 'customer-choosen') {
-      // Both fields are checked (no short-circuit), so both messages show at once.
-      const minimumOk = check('minimumAmount');
-      const maximumOk = check('maximumAmount');
-      const both = minimumOk && maximumOk;
-      const min = parseAmount(form.minimumAmount);
-      const max = parseAmount(form.maximumAmount);
-      if (both && min.ok && max.ok && min.cents > max.cents) ctx.addIssue({ code: 'custom', path: ['minimumAmount'], message: m.minimumAboveMaximum });
-    }
-    if (form.isUseLimit === 'yes') {
-      if (form.useLimit === '') ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitRequired });
-      else if (!/^\d+$/.test(form.useLimit) || Number(form.useLimit) < 1) ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitInvalid });
-    }
-  });
-export type PaymentRequestFormValues = z.input<typeof paymentRequestForm>;
-
-/** The new-request form's starting values. */
-export const paymentRequestFormDefaults: PaymentRequestFormValues = {
-  paymentPurpose: '',
-  reference: '',
-  isUseLimit: 'no',
-  useLimit: '',
-  amountType: 'fixed',
-  amount: '',
-  minimumAmount: '',
-  maximumAmount: '',
-  paymentMethods: ['Card', 'Kestrel'],
-  customerName: '',
-  customerEmail: '',
-  customerPhone: '',
-  expiresAt: '',
-  tpin: '',
-};
-
-/**
- * A valid new-request form → the create body. expiresAt (a datetime-local value, read in the
- * browser's time zone) is sent as an ISO instant.
- */
-export function paymentRequestFormToBody(form: PaymentRequestFormValues, owner: { userId: string; accountNumber: string }): CreatePaymentRequestBody {
-  const fixed = form.amountType === 'fixed';
-  return {
-    paymentPurpose: form.paymentPurpose.trim(),
-    userId: owner.userId,
-    tpin: form.tpin,
-    accountNumber: owner.accountNumber,
-    customerName: form.customerName.trim() || undefined,
-    amount: { type: form.amountType, currency: 'USD', value: fixed ? form.amount.trim() : undefined },
-    minimumAmount: fixed ? undefined : form.minimumAmount.trim(),
-    maximumAmount: fixed ? undefined : form.maximumAmount.trim(),
-    isUseLimit: form.isUseLimit === 'yes',
-    useLimit: form.isUseLimit === 'yes' ? Number(form.useLimit) : undefined,
-    reference: form.reference.trim(),
-    customerEmail: form.customerEmail.trim() || undefined,
-    customerPhone: form.customerPhone.trim() || undefined,
-    paymentMethods: form.paymentMethods,
-    expiresAt: form.expiresAt ? new Date(form.expiresAt).toISOString() : undefined,
-  };
-}
-
-/** A text field checked by one of the pay page's plain rules (payment-request-messages.ts). */
-const ruled = (problem: (value: string) => string | undefined) =>
-  z.string().superRefine((value, ctx) => {
-    const message = problem(value);
-    if (message) ctx.addIssue({ code: 'custom', message });
-  });
-
-type LinkAmountRule = Pick<PublicPaymentRequestView, 'amount' | 'minimumAmount' | 'maximumAmount'>;
-
-/**
- * The public pay page's amount and email (section 5): 'Please enter amount', 'Use only
- * digits!' (digits and one decimal point), 'Email is required'. For a custom-amount link use
- * `paymentRequestAmountFormFor(link)`, which also checks the link's range. The rules
- * themselves are plain functions, so the pay page checks the same without zod.
- */
-export const paymentRequestAmountForm = paymentRequestAmountFormFor({ amount: { type: 'fixed', currency: 'USD', value: null }, minimumAmount: null, maximumAmount: null });
-export type PaymentRequestAmountFormValues = z.input<typeof paymentRequestAmountForm>;
-
-/** The amount form for one link: a custom amount must lie within the link's minimum and maximum. */
-export function paymentRequestAmountFormFor(link: LinkAmountRule) {
-  return z.object({ amount: ruled((value) => linkAmountProblem(value, link)), email: ruled(payerEmailProblem) });
-}

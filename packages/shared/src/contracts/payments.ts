@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { CARD_BRANDS, CARD_HOLDER_MAX_CHARS, CURRENCIES } from '../constants.ts';
-import { amountCents } from '../money-schema.ts';
+import { paymentAmountCents } from '../money-schema.ts';
 import { checkoutMessages, paymentMessages } from '../pay-messages.ts';
+import { refundCounterFields, refundSummaryFields } from './refunds.ts';
 import { httpUrl } from './stores.ts';
+import { withExample } from '../contract-examples.ts';
 
 /** An amount in major units (number or text), parsed exactly into cents once, here. */
-const gatewayAmount = amountCents(paymentMessages.amountRequired, paymentMessages.amountInvalid);
+const gatewayAmount = paymentAmountCents(paymentMessages.amountRequired, paymentMessages.amountInvalid);
 
 const text = (name: string, max = 200) => z.string({ error: `${name} is required` }).trim().min(1, `${name} is required`).max(max);
 
@@ -32,7 +34,7 @@ const cardFields = {
   brand: z.enum(CARD_BRANDS, { error: paymentMessages.brandUnsupported }).optional(),
   number: z.string({ error: paymentMessages.cardNumberRequired }).trim().min(1, paymentMessages.cardNumberRequired).max(23),
   expiresIn: z.string({ error: paymentMessages.expiryRequired }).trim().min(1, paymentMessages.expiryRequired).max(7),
-  cvc: z.string({ error: paymentMessages.cvcRequired }).trim().min(1, paymentMessages.cvcRequired).regex(/^\d{3}$/, paymentMessages.cvcInvalid),
+  cvc: withExample(z.string({ error: paymentMessages.cvcRequired }).trim().min(1, paymentMessages.cvcRequired).regex(/^\d{3}$/, paymentMessages.cvcInvalid), '123'),
 };
 
 export const billingInfo = z
@@ -58,6 +60,31 @@ export type CompleteCardBody = z.infer<typeof completeCardBody>;
 
 export const paymentIdParams = z.object({ paymentId: z.string().min(1).max(100) });
 export const paymentListBody = z.object({ accountEmail: z.string().trim().min(1, 'accountEmail is required').max(320) }).strict();
+
+/** The list's status filter: success, initiate (no failed attempt yet) or failed (unpaid, every attempt failed). */
+export const PAYMENT_LIST_STATUSES = ['success', 'initiate', 'failed'] as const;
+export type PaymentListStatus = (typeof PAYMENT_LIST_STATUSES)[number];
+/** The most payments one page answers. */
+export const PAYMENT_PAGE_MAX = 100;
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date as YYYY-MM-DD');
+/**
+ * A page of a payments list (issue 20, item 11). `limit` payments (without it the spec's whole
+ * list, up to 500), `cursor` the `paymentId` of the last one shown; `q` an order ID, customer
+ * e-mail or payment ID (exact; e-mail in any case); `status`; `from`/`to` UTC days, both included.
+ */
+export const paymentListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(PAYMENT_PAGE_MAX).optional(),
+  cursor: z.string().trim().min(1).max(100).optional(),
+  q: z.string().trim().max(320).optional().transform((value) => value || undefined),
+  status: z.enum(PAYMENT_LIST_STATUSES).optional(),
+  from: day.optional(),
+  to: day.optional(),
+});
+export type PaymentListQuery = z.input<typeof paymentListQuery>;
+
+/** The payments list's counters over every payment of the account or store, counted by the database. */
+export const paymentCounters = z.object({ all: z.number().int(), succeeded: z.number().int(), initiated: z.number().int(), failed: z.number().int(), ...refundCounterFields });
+export type PaymentCounters = z.infer<typeof paymentCounters>;
 
 export const webPayAnswer = z.object({
   status: z.literal('success'),
@@ -102,7 +129,7 @@ export const paymentView = z.object({
       brand: z.string(),
       number: z.string().describe('Masked: first 6 and last 4 digits'),
       expiresIn: z.string().nullable(),
-      billingInfo: z.unknown().nullable(),
+      billingInfo: billingInfo.nullable(),
     })
     .nullable(),
   amount: z.number(),
@@ -124,15 +151,21 @@ export const paymentView = z.object({
   accountKey: z.string().describe("The store owner's account number"),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
+  ...refundSummaryFields,
 });
 export type PaymentView = z.infer<typeof paymentView>;
 
 export type SandboxOutcome = 'succeeds' | 'card_declined' | 'insufficient_funds' | 'incorrect_cvc';
 
-/** The built-in sandbox processor's published test cards (the API, the README and the Integration tab use this list). */
-export const SANDBOX_TEST_CARDS: readonly { number: string; brand: 'visa' | 'masterCard'; outcome: SandboxOutcome; message: string }[] = [
+/**
+ * The built-in sandbox processor's published test cards (the API, the README and the
+ * Integration tab use this list). `refund: 'refused'`: the payment succeeds, and every refund
+ * of it is refused by the processor (issue 23: the failure path of card refunds).
+ */
+export const SANDBOX_TEST_CARDS: readonly { number: string; brand: 'visa' | 'masterCard'; outcome: SandboxOutcome; refund?: 'refused'; message: string }[] = [
   { number: '4242424242424242', brand: 'visa', outcome: 'succeeds', message: 'Payment succeeds' },
   { number: '5555555555554444', brand: 'masterCard', outcome: 'succeeds', message: 'Payment succeeds' },
+  { number: '4000000000005126', brand: 'visa', outcome: 'succeeds', refund: 'refused', message: 'Payment succeeds; its refunds are refused' },
   { number: '4000000000000002', brand: 'visa', outcome: 'card_declined', message: 'Your card was declined.' },
   { number: '4000000000009995', brand: 'visa', outcome: 'insufficient_funds', message: 'Your card has insufficient funds.' },
   { number: '4000000000000127', brand: 'visa', outcome: 'incorrect_cvc', message: "Your card's security code is incorrect." },
@@ -155,6 +188,14 @@ export const checkoutView = z.object({
   paymentStatus: z.enum(['initiate', 'success']),
   cancelUrl: z.string(),
   redirectUrl: z.string().nullable(),
+  productName: z.string().describe('What the shopper is buying, as the store sent it'),
+  orderId: z.string().describe("The store's order ID"),
+  transactionId: z.string().nullable().describe('Once paid: the ledger transaction ID, for the receipt'),
+  paidAt: z.string().nullable().describe('Once paid: ISO 8601 time'),
+  paymentSource: z
+    .object({ type: z.string(), brand: z.string(), number: z.string().describe('Masked: first 6 and last 4 digits of a card, last 4 of a wallet') })
+    .nullable()
+    .describe('Once paid: how, for the receipt'),
 });
 export type CheckoutView = z.infer<typeof checkoutView>;
 
@@ -192,3 +233,6 @@ export interface WalletPayForm {
   accountNumber: string;
   tpin: string;
 }
+
+/** A payments list (one page of it). */
+export const paymentList = z.array(paymentView);

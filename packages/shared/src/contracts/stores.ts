@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STORE_STATUSES } from '../constants.ts';
 import { messages } from '../messages.ts';
+import { withExample } from '../contract-examples.ts';
 
 /** The store pages' and the stores API's messages; the spec's are exact. */
 export const storeMessages = {
@@ -16,6 +17,7 @@ export const storeMessages = {
   tooLarge: 'Each image must be at most 5 MB',
   tooMany: 'At most 9 business documents can be uploaded',
   urlInvalid: 'Enter an http(s) URL, e.g. https://shop.example.com',
+  callbackUrlPrivate: 'The callback URL must be a public address (not a private, loopback or link-local one)',
   created: 'Congratulations! Please wait for approval',
   failed: 'An error occurred',
   accountRequired: 'accountKey is required',
@@ -28,6 +30,12 @@ export const storeMessages = {
   rejected: 'Store rejected',
   reasonRequired: 'A reason is required',
   notPending: 'Only a Pending store can be approved or rejected',
+  suspended: 'Store suspended',
+  reinstated: 'Store reinstated',
+  notApproved: 'Only an Approved store can be suspended',
+  notSuspended: 'Only a Suspended store can be reinstated',
+  keyRotated: 'New store key created; the previous key keeps working until it expires',
+  keyRotateOnlyApproved: 'Only an Approved store can rotate its key',
 } as const;
 
 export const storeStatus = z.enum(STORE_STATUSES);
@@ -53,7 +61,7 @@ export const httpUrl = (requiredMessage: string) =>
 export const createStoreFields = z.object({
   accountKey: z.string({ error: storeMessages.accountRequired }).trim().min(1, storeMessages.accountRequired).max(100),
   userId: z.string().optional(),
-  tpin: z.string({ error: storeMessages.tpinRequired }).trim().min(1, storeMessages.tpinRequired).regex(/^\d{4}$/, storeMessages.tpinDigits),
+  tpin: withExample(z.string({ error: storeMessages.tpinRequired }).trim().min(1, storeMessages.tpinRequired).regex(/^\d{4}$/, storeMessages.tpinDigits), '4826'),
   storeName: z.string({ error: storeMessages.storeNameRequired }).trim().min(1, storeMessages.storeNameRequired).max(100),
   storeURL: httpUrl(storeMessages.storeUrlRequired),
   callbackURL: httpUrl(storeMessages.callbackUrlRequired),
@@ -76,6 +84,10 @@ export const storeView = z.object({
   accountNumber: z.string(),
   status: storeStatus,
   statusReason: z.string().nullable(),
+  /** Set while the key replaced by the last rotation is still accepted (owner only). */
+  previousStoreKey: z.string().nullable(),
+  previousStoreKeyExpiresAt: z.string().nullable().describe('When the previous key stops being accepted'),
+  storeKeyRotatedAt: z.string().nullable(),
   createdAt: z.string(),
 });
 export type StoreView = z.infer<typeof storeView>;
@@ -85,7 +97,8 @@ export const storeCounters = z.object({
   totalPayments: z.number().int(),
   totalSuccess: z.number().int(),
   totalTransactions: z.number().int(),
-  totalRefund: z.number().int(),
+  totalRefund: z.number().int().describe('How many refunds of the owner account\'s payments succeeded'),
+  totalRefundAmount: z.number().describe('Their sum, major units'),
 });
 export type StoreCounters = z.infer<typeof storeCounters>;
 
@@ -98,7 +111,13 @@ export const accountEmailParams = z.object({ accountEmail: z.string().min(1).max
 export const rejectStoreBody = z.object({ reason: z.string({ error: storeMessages.reasonRequired }).trim().min(1, storeMessages.reasonRequired).max(500) }).strict();
 export type RejectStoreBody = z.infer<typeof rejectStoreBody>;
 
-export const storeReviewView = storeView.omit({ storeKey: true }).extend({
+/** POST /v1/payment_gateway_store/{storeId}/rotate-key: the owner's TPIN for the store's account. */
+export const rotateStoreKeyBody = z.object({
+  tpin: withExample(z.string({ error: storeMessages.tpinRequired }).trim().min(1, storeMessages.tpinRequired).regex(/^\d{4}$/, storeMessages.tpinDigits), '4826'),
+});
+export type RotateStoreKeyBody = z.infer<typeof rotateStoreKeyBody>;
+
+export const storeReviewView = storeView.omit({ storeKey: true, previousStoreKey: true }).extend({
   documents: z.array(z.object({ _id: z.string(), url: z.string().describe('GET it with an operator token') })),
 });
 export type StoreReviewView = z.infer<typeof storeReviewView>;

@@ -4,6 +4,7 @@ import { messages } from '../messages.ts';
 import { amountCents } from '../money-schema.ts';
 import { accountIdentity } from './accounts.ts';
 import { currencyCode, majorUnits } from './common.ts';
+import { withExample } from '../contract-examples.ts';
 
 export const transferMessages = {
   currencyRequired: 'Currency is required!',
@@ -15,6 +16,8 @@ export const transferMessages = {
   sameAccount: 'You cannot transfer to the same account',
   recipientNotFound: 'Recipient account not found',
   currencyUnsupported: 'Only USD transfers are supported',
+  searchTooShort: 'Type at least 3 characters to search',
+  searchDailyCap: "You have reached today's limit of recipient searches. Try again tomorrow.",
 } as const;
 
 /**
@@ -23,7 +26,8 @@ export const transferMessages = {
  */
 export const tpinValue = z.union(
   [
-    z.string().trim().min(1, messages.tpin.required).regex(/^\d{4}$/, messages.tpin.fourDigits),
+    // The example sits on the text form: a transformed branch's examples describe its output, not what is sent.
+    withExample(z.string().trim().min(1, messages.tpin.required).regex(/^\d{4}$/, messages.tpin.fourDigits), '4826'),
     z
       .number()
       .int(messages.tpin.fourDigits)
@@ -70,7 +74,11 @@ export type RecipientSearchQuery = z.input<typeof recipientSearchQuery>;
 /** GET /v1/recipients/{userName}: one account by its exact user name (case-insensitive). */
 export const recipientParams = z.object({ userName: z.string().trim().min(1).max(100) });
 
-/** A possible recipient: only what a sender needs to recognise the account. */
+/**
+ * A possible recipient: only what a sender needs to recognise the account. In search results
+ * the holder's name is masked ("Alice C."); the recent list and the look-up by user name (the
+ * recipient the sender picked) give it in full.
+ */
 export const recipient = accountIdentity.extend({
   accountEmail: z.string().optional().describe('Only present when the query was this exact e-mail'),
   accountPhone: z.string().optional().describe('Only present when the query was this exact phone number'),

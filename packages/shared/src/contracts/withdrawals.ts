@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { CURRENCIES, WITHDRAW_COUNTRIES, WITHDRAW_STATUSES } from '../constants.ts';
+import { CURRENCIES, FOUR_EYES_WITHDRAWAL_FROM_CENTS, WITHDRAW_COUNTRIES, WITHDRAW_STATUSES } from '../constants.ts';
 import { messages } from '../messages.ts';
-import { parseAmount } from '../money.ts';
+import { asCents, formatMoney, parseAmount } from '../money.ts';
 import { amountCents } from '../money-schema.ts';
 import { tpinValue } from './transfers.ts';
+import { withExample } from '../contract-examples.ts';
 
 /*
  * Bank withdrawals: POST /v1/bank-withdraw/create (the spec's body), the holder's list, and
@@ -45,9 +46,16 @@ export const withdrawMessages = {
   notFound: 'Withdrawal not found',
   /** 409 for an operator move the withdrawal's current status does not allow. */
   wrongStatus: (status: string, action: string) => `This withdrawal is ${status}; it cannot be ${action}`,
+  fourEyesRequired: `Completing a withdrawal of ${formatMoney(asCents(FOUR_EYES_WITHDRAWAL_FROM_CENTS), 'USD')} or more needs a second operator: ask for approval on the console`,
+  completionRequested: 'Sent for approval: a second operator must approve this payout',
+  completionAlreadyRequested: 'This withdrawal already waits for a second operator’s approval',
+  /** 409: a payout request is open; it is decided (approved or refused) before the withdrawal can fail. */
+  completionAwaitingDecision: 'This withdrawal’s payout waits for a second operator: refuse that request before failing it',
   processing: 'Withdrawal marked Processing',
   completed: 'Withdrawal marked Completed',
   failed: 'Withdrawal marked Failed; the money went back to the wallet',
+  /** The owner's cancel of a Pending withdrawal (issue 20, item 12). */
+  cancelled: 'Withdrawal cancelled; the money is back in your wallet',
 } as const;
 
 /** ABA routing numbers carry a check digit: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
@@ -110,8 +118,8 @@ export const createWithdrawalBody = z
     bankName: text('bankName'),
     branchName: optionalText,
     accountType: optionalText,
-    bankAccountNumber: text('bankAccountNumber').regex(/^\d{4,20}$/, withdrawMessages.bankAccountNumberFormat),
-    routingNumber: text('routingNumber').regex(/^\d{9}$/, withdrawMessages.routingNumberFormat),
+    bankAccountNumber: withExample(text('bankAccountNumber').regex(/^\d{4,20}$/, withdrawMessages.bankAccountNumberFormat), '000123456789'),
+    routingNumber: withExample(text('routingNumber').regex(/^\d{9}$/, withdrawMessages.routingNumberFormat), '021000021'),
     accountHolderName: text('accountHolderName'),
     currency: z.enum(CURRENCIES, { error: withdrawMessages.currencyInvalid }),
     amount: amountCents(required('amount'), withdrawMessages.amountInvalid),
@@ -182,3 +190,39 @@ export const failWithdrawalBody = z
   .object({ reason: z.string({ error: withdrawMessages.reasonRequired }).trim().min(1, withdrawMessages.reasonRequired).max(500) })
   .strict();
 export type FailWithdrawalBody = z.infer<typeof failWithdrawalBody>;
+
+/** POST /v1/bank-withdraw/cancel/{id}: the owner's TPIN, as for asking for the withdrawal. */
+export const cancelWithdrawalBody = z.object({ tpin: tpinValue }).strict();
+export type CancelWithdrawalBody = z.input<typeof cancelWithdrawalBody>;
+
+/** One step of a withdrawal's life, oldest first: the status it reached and when. */
+export const withdrawalStatusStep = z.object({ status: z.enum(WITHDRAW_STATUSES), at: z.string().describe('ISO 8601 time') });
+/** GET /v1/bank-withdraw/details/{id}: the holder's view with its status history. */
+export const withdrawalDetails = withdrawalView.extend({ history: z.array(withdrawalStatusStep) });
+export type WithdrawalDetails = z.infer<typeof withdrawalDetails>;
+
+/** The most withdrawals one page of the holder's list answers. */
+export const WITHDRAWAL_PAGE_MAX = 100;
+/**
+ * The holder's list, paged by keyset: `limit` rows (without it, the spec's whole list up to
+ * 500), `cursor` the `_id` of the last withdrawal already shown; the answer then holds the
+ * older ones. An empty page is the end.
+ */
+export const withdrawalListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(WITHDRAWAL_PAGE_MAX).optional(),
+  cursor: z.uuid().optional(),
+});
+
+/** GET /v1/bank-withdraw/account/{accountNumber}/summary: the list page's counters over every withdrawal, counted by the database. */
+export const withdrawalCounters = z.object({
+  completed: z.number().int(),
+  /** Pending and Processing: still on its way, as its yellow badge says. */
+  pending: z.number().int(),
+  total: z.number().int(),
+  /** Failed only: a cancelled withdrawal did not fail (it counts in total). */
+  failed: z.number().int(),
+});
+export type WithdrawalCounters = z.infer<typeof withdrawalCounters>;
+
+/** The holder's list (one page of it). */
+export const withdrawalList = z.array(withdrawalView);

@@ -21,7 +21,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/account/create',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       // Per address; generous enough for an office behind one NAT (sign-up is limited separately).
       config: { rateLimit: { max: 60, timeWindow: '1 hour' } },
       schema: {
@@ -40,7 +40,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/account/upload-image',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 120, timeWindow: '1 hour' } },
       schema: {
         tags: ['accounts'],
@@ -68,7 +68,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:accountId/identity-images/:imageId',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "An identity document image; only the account's owner and operators may see it",
@@ -90,7 +90,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:key',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "One of the caller's accounts by id, account number or user name",

@@ -6,6 +6,7 @@ import {
   centsToMajor,
   DEFAULT_ACCOUNT_FEE,
   messages,
+  operatorMessages,
   type Account,
   type CreateAccountBody,
   type CreatedAccount,
@@ -16,12 +17,13 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction, isUniqueViolation, type Trx } from '../../db/transaction.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
-import { recordActivity } from '../activities/activities.repository.ts';
+import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { countryCodeOf } from './countries.ts';
 import { tpinMac } from './tpin.ts';
 import { openWalletLedgerAccount, walletBalances } from '../ledger/ledger.service.ts';
 import { processImageUpload, removeUploads, storedUploadPath, storeImage, uploadDirectory, type ProcessedImage } from '../uploads/uploads.ts';
-import { findUserById } from '../users/users.repository.ts';
+import { findUserById } from '../users/users.service.ts';
 import { findOwnedAccount, type OwnedAccount } from '../../http/ownership.ts';
 import { nextAccountNumber } from './account-number.ts';
 import {
@@ -30,6 +32,9 @@ import {
   insertIdentityDocuments,
   listIdentityDocuments,
 } from './accounts.repository.ts';
+
+// Other modules read this module's tables through these (lint keeps them out of its repository).
+export { countAccountTransactions, countAccountTransactionsQuery } from './accounts.repository.ts';
 
 export const MAX_IDENTITY_IMAGES = 10;
 const IDENTITY_UPLOAD_AREA = 'identity';
@@ -121,11 +126,18 @@ export async function createAccount(ctx: AppContext, callerId: string, body: Cre
   const user = await findUserById(ctx.db, callerId);
   if (!user) throw unauthorized();
   if (!user.isEmailVerified) throw forbidden(messages.account.emailNotVerified, 'email_not_verified');
+  // Separation of duties: an operator never holds a wallet (they could fund it, approve its store, pay it out).
+  if (user.isOperator) throw forbidden(operatorMessages.operatorCannotHoldAccount, 'operator_cannot_hold_account');
+
+  // The country is stored as its ISO code, whether the list's code or its name was sent.
+  const country = countryCodeOf(body.address.country);
+  if (!country) throw badRequest(messages.account.countryUnknown, { 'address.country': messages.account.countryUnknown });
+  const stored: CreateAccountBody = { ...body, address: { ...body.address, country } };
 
   // The user name is stored as sent (after the schema's trim); the hash covers exactly that.
   const tpinHashFor = () => tpinMac(ctx.config.secretKey, body.userName, owner.tpin);
   try {
-    return await inTransaction(ctx.db, (trx) => openAccount(trx, { ownerUserId: callerId, body, tpinHashFor, ip }));
+    return await inTransaction(ctx.db, (trx) => openAccount(trx, { ownerUserId: callerId, body: stored, tpinHashFor, ip }));
   } catch (error) {
     for (const unique of UNIQUE_FIELDS) {
       if (isUniqueViolation(error, unique.constraint)) throw conflict(unique.message, unique.code, { [unique.field]: unique.message });

@@ -3,6 +3,7 @@ import { messages, TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/
 import type { Db } from '../../db/database.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { verifySecret } from '../../security/passwords.ts';
 
@@ -139,10 +140,7 @@ export async function checkTpin(
     if (failures >= TPIN_MAX_FAILED_ATTEMPTS) {
       const until = new Date(now.getTime() + TPIN_LOCK_MINUTES * 60_000);
       await trx.updateTable('accounts').set({ tpinFailedAttempts: 0, tpinLockedUntil: until }).where('id', '=', accountId).execute();
-      await trx
-        .insertInto('activities')
-        .values({ accountId, name: 'TPIN locked', comment: `Money movement locked for ${TPIN_LOCK_MINUTES} minutes after ${TPIN_MAX_FAILED_ATTEMPTS} wrong TPINs` })
-        .execute();
+      await recordActivity(trx, accountId, 'TPIN locked', `Money movement locked for ${TPIN_LOCK_MINUTES} minutes after ${TPIN_MAX_FAILED_ATTEMPTS} wrong TPINs`);
       await recordAudit(trx, { actorUserId, action: 'account.tpin_locked', subjectType: 'account', subjectId: accountId });
       return { kind: 'locked' as const, until };
     }

@@ -3,7 +3,13 @@ import type { Trx } from '../../db/transaction.ts';
 
 /** Appends an entry to an account's activity list; pass the transaction so it commits with the event. */
 export async function recordActivity(db: Db | Trx, accountId: string, name: string, comment: string | null = null): Promise<void> {
-  await db.insertInto('activities').values({ accountId, name, comment }).execute();
+  await recordActivities(db, [{ accountId, name, comment }]);
+}
+
+/** Several entries in one statement (e.g. a login's entry on each of the user's accounts). */
+export async function recordActivities(db: Db | Trx, entries: readonly { accountId: string; name: string; comment: string | null }[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.insertInto('activities').values([...entries]).execute();
 }
 
 /** The account's latest activities, newest first. */

@@ -8,7 +8,7 @@ export const activitiesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/activities',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "An account's latest activities (at most 200), grouped by day, newest first; owner only",

@@ -2,54 +2,72 @@ import { messages, type LoginBody, type LoginResult } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
-import { countersOf, exceeded, type Limit } from '../../http/rate-limit.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { findUserByEmail, listUserAccounts } from '../users/users.repository.ts';
+import { findUserByEmail, listUserAccounts } from '../users/users.service.ts';
 import { burnVerificationTime, verifySecret } from '../../security/passwords.ts';
-import { createSession, revokeSession } from '../sessions/sessions.repository.ts';
+import { createSession, revokeSession } from '../sessions/sessions.service.ts';
+import { recordActivities } from '../activities/activities.service.ts';
+import { deviceCookieFor, type KnownDevice } from './device-cookie.ts';
+import { admitLoginAttempt, afterSuccessfulLogin, LOGIN_THROTTLE, type ThrottleKey } from './login-throttle.ts';
 
-/**
- * Sign-in budgets (README, Security). Every attempt takes its place in the counts before
- * the password is checked; a sign-in that succeeds gives its place back, so only failures
- * use a budget up. Per (e-mail, address) is the tight one: a guesser is stopped there
- * without locking the owner (who signs in from another address) out. Per e-mail is larger
- * and slower, so guessing spread over many addresses stays bounded; per address stops one
- * address trying many e-mails.
- */
-export const LOGIN_LIMITS = {
-  perEmailAndIp: { max: 10, windowMinutes: 15 },
-  perEmail: { max: 100, windowMinutes: 24 * 60 },
-  perIp: { max: 50, windowMinutes: 15 },
-} as const;
+export interface LoginRequest {
+  ip: string;
+  userAgent?: string | undefined;
+  /** The device cookie's content, when the request carried a valid one (a hint, never a credential). */
+  knownDevice?: KnownDevice | undefined;
+}
 
-function loginLimits(ctx: AppContext, email: string, ip: string): Limit[] {
-  const limit = (key: string, { max, windowMinutes }: { max: number; windowMinutes: number }) => ({ key, max, windowMs: windowMinutes * 60_000 });
-  return [
-    // The per-e-mail limits hold even with RATE_LIMITS=off (the test suite), as they always have.
-    limit(`login:email+ip:${email}|${ip}`, LOGIN_LIMITS.perEmailAndIp),
-    limit(`login:email:${email}`, LOGIN_LIMITS.perEmail),
-    ...(ctx.config.rateLimits ? [limit(`login:ip:${ip}`, LOGIN_LIMITS.perIp)] : []),
-  ];
+export interface LoginOutcome {
+  result: LoginResult;
+  /** Set-Cookie for the device cookie, naming this user as known on this device. */
+  deviceCookie: string;
+}
+
+/** The sign-in throttle keys of an attempt (README, Security; policies in login-throttle.ts). */
+function throttleKeys(ctx: AppContext, email: string, ip: string): { owner: ThrottleKey[]; shared: ThrottleKey[] } {
+  return {
+    // Only this e-mail's attempts from this address fill it: a success (the owner) empties it.
+    owner: [{ key: `login:email+ip:${email}|${ip}`, policy: LOGIN_THROTTLE.perEmailAndIp }],
+    shared: [
+      // The per-e-mail delay holds even with RATE_LIMITS=off (the test suite), as it always has.
+      { key: `login:email:${email}`, policy: LOGIN_THROTTLE.perEmail },
+      ...(ctx.config.rateLimits ? [{ key: `login:ip:${ip}`, policy: LOGIN_THROTTLE.perIp }] : []),
+    ],
+  };
+}
+
+function refused(retryAfterMs: number): AppError {
+  const error = tooManyRequests(messages.login.rateLimited, 'login_rate_limited');
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return error;
 }
 
 /**
- * Checks the password and opens a session. An unknown e-mail and a wrong password get
- * the same status, body and (roughly) the same time.
+ * Checks the password and opens a session. An unknown e-mail and a wrong password get the
+ * same status, body and (roughly) the same time. Every attempt passes the throttle before
+ * the (slow) password check: from a device this account signed in from before, only that
+ * device's own delay; otherwise the (e-mail, address), e-mail and address delays. A refused
+ * attempt answers 429 with Retry-After and is not checked at all.
  */
-export async function login(ctx: AppContext, body: LoginBody, ip: string, userAgent?: string): Promise<LoginResult> {
+export async function login(ctx: AppContext, body: LoginBody, request: LoginRequest): Promise<LoginOutcome> {
+  const { ip, userAgent, knownDevice } = request;
   const email = body.email.trim().toLowerCase();
-  const limits = loginLimits(ctx, email, ip);
-  // Counted atomically before the (slow) password check: a parallel burst cannot all see an old count.
-  const hits = await countersOf(ctx).take(limits);
-  if (exceeded(limits, hits)) throw tooManyRequests(messages.login.rateLimited, 'login_rate_limited');
-
   const user = await findUserByEmail(ctx.db, email);
+  const deviceKey = user && knownDevice?.userIds.includes(user.id) ? `login:device:${knownDevice.deviceId}|${user.id}` : undefined;
+  const keys = throttleKeys(ctx, email, ip);
+  const admitted = await admitLoginAttempt(
+    ctx.db,
+    deviceKey ? [{ key: deviceKey, policy: LOGIN_THROTTLE.perDevice }] : [...keys.owner, ...keys.shared],
+  );
+  if (!admitted.admitted) throw refused(admitted.retryAfterMs);
+
   const valid = user ? await verifySecret(user.passwordHash, body.password) : (await burnVerificationTime(body.password), false);
   if (!user || !valid) {
     await ctx.db.insertInto('loginAttempts').values({ email, ip, succeeded: false }).execute();
     throw new AppError(401, 'invalid_credentials', messages.login.invalid);
   }
-  await countersOf(ctx).give(limits.map((limit) => limit.key));
+  if (deviceKey) await afterSuccessfulLogin(ctx.db, [deviceKey], []);
+  else await afterSuccessfulLogin(ctx.db, keys.owner.map((entry) => entry.key), keys.shared);
 
   // The session, its audit entry and the 'Login' activities commit together or not at all.
   const { token, accounts } = await inTransaction(ctx.db, async (trx) => {
@@ -57,15 +75,14 @@ export async function login(ctx: AppContext, body: LoginBody, ip: string, userAg
     const owned = await listUserAccounts(trx, user.id);
     await trx.insertInto('loginAttempts').values({ email, ip, succeeded: true }).execute();
     await recordAudit(trx, { actorUserId: user.id, action: 'auth.login', subjectType: 'user', subjectId: user.id, ip });
-    if (owned.length > 0) {
-      await trx
-        .insertInto('activities')
-        .values(owned.map((account) => ({ accountId: account._id, name: 'Login', comment: `Signed in from ${ip}` })))
-        .execute();
-    }
+    await recordActivities(trx, owned.map((account) => ({ accountId: account._id, name: 'Login', comment: `Signed in from ${ip}` })));
     return { token: opened, accounts: owned };
   });
-  return { _id: user.id, token, accounts: accounts.map((account) => account._id) };
+  const secure = ctx.config.publicUrl.startsWith('https:') || ctx.config.nodeEnv === 'production';
+  return {
+    result: { _id: user.id, token, accounts: accounts.map((account) => account._id) },
+    deviceCookie: deviceCookieFor(ctx.config.secretKey, knownDevice, user.id, secure),
+  };
 }
 
 export async function logout(ctx: AppContext, userId: string, sessionId: string, ip: string): Promise<void> {

@@ -39,15 +39,25 @@ describe('POST /v1/auth/login', () => {
     expect(missing.body.fields).toEqual({ email: 'Email is required', password: 'Password is required' });
   });
 
-  it('throttles an e-mail after 10 failed attempts with 429 and a clear message', async () => {
+  it('slows an e-mail down after 10 failed attempts: 429 with Retry-After and a clear message, the right password included', async () => {
     const user = await createUser();
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 11; i++) {
       const attempt = await api('POST', '/v1/auth/login', { body: { email: user.email, password: `wrong-${i}` } });
       expect(attempt.status).toBe(401);
     }
+    // Issue 19: past the free failures each one doubles the wait (1 s, 2 s, 4 s…); guess on until it is 4 s or more.
+    let wait = 0;
+    for (let i = 0; i < 20 && wait < 4; i++) {
+      const attempt = await api('POST', '/v1/auth/login', { body: { email: user.email, password: `more-${i}` } });
+      expect([401, 429]).toContain(attempt.status);
+      if (attempt.status === 429) wait = Number(attempt.headers.get('retry-after'));
+      if (attempt.status === 429 && wait < 4) await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
+    expect(wait).toBeGreaterThanOrEqual(4);
     const blocked = await api('POST', '/v1/auth/login', { body: { email: user.email, password: user.password } });
     expect(blocked.status).toBe(429);
-    expect(blocked.body.error).toBe(messages.login.rateLimited);
+    expect(blocked.body).toEqual({ status: 'error', error: messages.login.rateLimited, code: 'login_rate_limited' });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
   it('stores only a hash of the token, with a 7-day expiry', async () => {

@@ -11,7 +11,7 @@ export const callbacksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payment_gateway_store/:storeId/callbacks',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['stores'],
         summary: "The store's last 20 callback deliveries, newest first, with every attempt (owner only)",
@@ -25,7 +25,7 @@ export const callbacksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment_gateway_store/:storeId/callbacks/:deliveryId/resend',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['stores'],

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { findOwnedStore } from '../stores/stores.repository.ts';
+import { findOwnedStore } from '../stores/stores.service.ts';
 
 export const DELIVERY_LIST_LIMIT = 20;
 

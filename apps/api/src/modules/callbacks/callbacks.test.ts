@@ -7,7 +7,7 @@ import { card, createPayment, createStore, type TestStore } from '../../../test/
 import { loadConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { sendCallback } from './delivery.ts';
-import { isPrivateAddress } from './ssrf.ts';
+import { isPrivateAddress } from '../../security/private-addresses.ts';
 import { deliverDueCallbacks, retryDelayMs, RETRY_WINDOW_MS } from './worker.ts';
 
 interface Hit {
@@ -198,12 +198,13 @@ describe('store callbacks', () => {
     expect((await api('GET', `/v1/payment_gateway_store/${store.storeId}/callbacks`, { token: stranger.token })).status).toBe(404);
     expect((await api('POST', `/v1/payment_gateway_store/${store.storeId}/callbacks/${delivery!.id}/resend`, { token: stranger.token })).status).toBe(404);
 
-    // The test server refuses private targets, so the immediate re-send is recorded as refused.
+    // The test server allows private targets (its listeners are on loopback, as in development),
+    // so the immediate re-send reaches the listener again and is recorded as a second attempt.
     const resent = await api('POST', `/v1/payment_gateway_store/${store.storeId}/callbacks/${delivery!.id}/resend`, { token: store.owner.token });
     expect(resent.status).toBe(200);
     const attempts = await attemptsOf(delivery!.id);
     expect(attempts).toHaveLength(2);
-    expect(attempts[1]!.error).toMatch(/^refused:/);
+    expect(attempts[1]).toMatchObject({ statusCode: 200, error: null });
   });
 
   it('reach the development listener, which verifies them with the store key', async () => {

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress } from './ssrf.ts';
+import { isPrivateAddress } from '../../security/private-addresses.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './signing.ts';
 
 export const CALLBACK_TIMEOUT_MS = 10_000;

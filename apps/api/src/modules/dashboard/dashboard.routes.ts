@@ -8,7 +8,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/:key/summary',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['accounts'],
         summary: "The dashboard's counters for one of the caller's accounts",

@@ -1,16 +1,6 @@
-import countries from 'i18n-iso-countries';
-import english from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-
-countries.registerLocale(english);
-
-/** code -> { country }, sorted by name: the spec's public countries list. */
-export function countryMap(): Record<string, { country: string }> {
-  const names = countries.getNames('en', { select: 'official' });
-  const entries = Object.entries(names).sort(([, a], [, b]) => a.localeCompare(b));
-  return Object.fromEntries(entries.map(([code, country]) => [code, { country }]));
-}
+import { countryMap } from '../accounts/countries.ts';
 
 /** The spec's separate data host, served at /data/v1 on the same server. No authentication. */
 export const dataRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -5,12 +5,14 @@ import { inTransaction } from '../../db/transaction.ts';
 import { AppError } from '../../http/errors.ts';
 import { ensureOperator } from '../operator/operator.service.ts';
 import { createPayment, payByCard } from '../payments/payments.service.ts';
-import { encryptStoreKey, newStoreId, newStoreKey } from '../stores/store-key.ts';
-import { STORE_DOCUMENT_AREA, STORE_LOGO_AREA, storeImage } from '../stores/store-images.ts';
+import { decryptStoreKey, encryptStoreKey, newStoreId, newStoreKey } from '../stores/store-key.ts';
+import { processStoreImage, STORE_DOCUMENT_AREA, STORE_LOGO_AREA, storeImage } from '../stores/store-images.ts';
 
 export const DEMO_STORE_NAME = "Bob's Bikes Shop";
 /** The demo operator (approves stores, reviews identities) on a freshly seeded database. */
 export const DEMO_OPERATOR = { email: 'ops@example.com', password: 'kestrel-demo' } as const;
+/** The second demo operator: four-eyes requests (large funding, large payouts) need a different operator to approve them. */
+export const DEMO_SECOND_OPERATOR = { email: 'ops2@example.com', password: 'kestrel-demo' } as const;
 
 
 /** A plain square PNG in one colour: the demo store's logo and document, made here so the repository holds no binaries. */
@@ -34,9 +36,11 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
   const bob = await ctx.db.selectFrom('accounts').select(['id']).where('userName', '=', 'bob').executeTakeFirst();
   const bobUser = bob && (await ctx.db.selectFrom('accountUsers').select('userId').where('accountId', '=', bob.id).executeTakeFirst());
   if (!bob || !bobUser) return null;
-  const png = { mimeType: 'image/png', extension: 'png' };
-  const logo = await storeImage(ctx.config.dataDir, STORE_LOGO_AREA, { fieldName: 'storeLogo', fileName: 'logo.png', bytes: await solidPng(64, { r: 13, g: 148, b: 136 }) }, png);
-  const document = await storeImage(ctx.config.dataDir, STORE_DOCUMENT_AREA, { fieldName: 'businessDocuments', fileName: 'licence.png', bytes: await solidPng(32, { r: 120, g: 120, b: 120 }) }, png);
+  // Through the same upload pipeline as a store owner's images.
+  const logoImage = await processStoreImage({ fieldName: 'storeLogo', fileName: 'logo.png', bytes: await solidPng(64, { r: 13, g: 148, b: 136 }) }, 'storeLogo');
+  const documentImage = await processStoreImage({ fieldName: 'businessDocuments', fileName: 'licence.png', bytes: await solidPng(32, { r: 120, g: 120, b: 120 }) }, 'businessDocuments');
+  const logo = await storeImage(ctx.config.dataDir, STORE_LOGO_AREA, logoImage);
+  const document = await storeImage(ctx.config.dataDir, STORE_DOCUMENT_AREA, documentImage);
   const storeId = newStoreId();
   const storeKey = newStoreKey();
   const callbackUrl = `${ctx.config.publicUrl}/dev/store-callbacks`;
@@ -80,5 +84,24 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
     }
   }
   await ensureOperator(ctx.db, { email: DEMO_OPERATOR.email, password: DEMO_OPERATOR.password, firstName: 'Olive', lastName: 'Operator' });
+  await ensureOperator(ctx.db, { email: DEMO_SECOND_OPERATOR.email, password: DEMO_SECOND_OPERATOR.password, firstName: 'Oscar', lastName: 'Checker' });
   return { storeId, storeKey, storeName: DEMO_STORE_NAME };
+}
+
+/**
+ * bob's demo store on a database seeded earlier, with its current key: start-up prints the
+ * store's credentials on every start, not only the first (a newcomer restarting the server
+ * still finds them). Null when there is no such store (demo data off, or the store is gone).
+ */
+export async function findDemoStore(ctx: AppContext): Promise<DemoStore | null> {
+  const row = await ctx.db
+    .selectFrom('stores')
+    .innerJoin('accounts', 'accounts.id', 'stores.accountId')
+    .select(['stores.storeId', 'stores.storeKeyEncrypted'])
+    .where('accounts.userName', '=', 'bob')
+    .where('stores.storeName', '=', DEMO_STORE_NAME)
+    .orderBy('stores.createdAt')
+    .executeTakeFirst();
+  if (!row) return null;
+  return { storeId: row.storeId, storeKey: decryptStoreKey(ctx.config.secretKey, row.storeKeyEncrypted), storeName: DEMO_STORE_NAME };
 }

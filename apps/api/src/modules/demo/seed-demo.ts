@@ -141,3 +141,27 @@ async function hasUsers(db: Pick<Db, 'selectFrom'>): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('isOperator', '=', false).limit(1).executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * The demo logins with the balances their accounts hold now: the store's demo card payments
+ * (seeded after the accounts) have already paid bob, so the start-up banner shows what a
+ * person will see on signing in, not the opening balance.
+ */
+export async function withCurrentBalances(db: Db, logins: DemoLogin[]): Promise<DemoLogin[]> {
+  const rows = await db
+    .selectFrom('walletBalances')
+    .innerJoin('accounts', 'accounts.id', 'walletBalances.accountId')
+    .select(['accounts.accountNumber', 'walletBalances.balanceCents'])
+    .where('walletBalances.currency', '=', 'USD')
+    .where(
+      'accounts.accountNumber',
+      'in',
+      logins.map((login) => login.accountNumber),
+    )
+    .execute();
+  const byNumber = new Map(rows.map((row) => [row.accountNumber, row.balanceCents]));
+  return logins.map((login) => {
+    const cents = byNumber.get(login.accountNumber);
+    return cents === undefined ? login : { ...login, balance: formatMoney(asCents(Number(cents)), 'USD') };
+  });
+}

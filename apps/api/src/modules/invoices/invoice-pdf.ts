@@ -26,14 +26,18 @@ export function renderInvoicePdf(invoice: InvoiceDetailView, amounts: { unitPric
   doc.font('Helvetica').fontSize(10).fillColor('#475569');
   doc.text(formatInvoiceNumber(invoice.invoiceNumber), left, 60, { width, align: 'right' });
   doc.text(`Date: ${invoice.createdAt.slice(0, 10)}`, left, 74, { width, align: 'right' });
+  if (invoice.dueDate) doc.text(`Due date: ${invoice.dueDate}`, left, 88, { width, align: 'right' });
+  // Paid or unpaid, as its owner last marked it: green or red, in words (colour is not the only sign).
+  const paid = invoice.status === 'paid';
+  doc.font('Helvetica-Bold').fontSize(11).fillColor(paid ? '#15803d' : '#b91c1c');
+  doc.text(paid ? `PAID${invoice.paidAt ? ` on ${invoice.paidAt.slice(0, 10)}` : ''}` : 'UNPAID', left, 84, { width: width / 2, align: 'left' });
 
-  doc.moveDown(2);
   const top = 120;
   doc.font('Helvetica-Bold').fontSize(10).fillColor('#0f172a').text('From', left, top);
   doc.font('Helvetica').fillColor('#334155').text(invoice.issuedBy.name).text(invoice.issuedBy.email).text(`via ${PRODUCT_NAME}`);
   const half = left + width / 2;
-  doc.font('Helvetica-Bold').fillColor('#0f172a').text('Billed to', half, top);
-  doc.font('Helvetica').fillColor('#334155').text(invoice.name, half).text(invoice.phone, half).text(invoice.email, half).text(`Receiver: ${invoice.reciver}`, half);
+  doc.font('Helvetica-Bold').fillColor('#0f172a').text('Billed to (customer)', half, top);
+  doc.font('Helvetica').fillColor('#334155').text(invoice.name, half).text(invoice.phone, half).text(invoice.email, half).text(`Receiver (receives the goods or service): ${invoice.reciver}`, half);
 
   const tableTop = 230;
   const columns = [
@@ -57,7 +61,7 @@ export function renderInvoicePdf(invoice: InvoiceDetailView, amounts: { unitPric
   });
   const afterRow = rowTop + rowHeight + 10;
   doc.moveTo(left, afterRow).lineTo(left + width, afterRow).strokeColor('#cbd5e1').stroke();
-  doc.font('Helvetica-Bold').fontSize(12).fillColor('#0f172a').text(`Total due: ${formatMoney(asCents(amounts.totalCents), asCurrency(invoice.currency))}`, left, afterRow + 12, { width, align: 'right' });
+  doc.font('Helvetica-Bold').fontSize(12).fillColor('#0f172a').text(`${paid ? 'Total paid' : 'Total due'}: ${formatMoney(asCents(amounts.totalCents), asCurrency(invoice.currency))}`, left, afterRow + 12, { width, align: 'right' });
 
   doc.end();
   return done;

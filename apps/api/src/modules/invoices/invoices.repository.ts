@@ -1,9 +1,29 @@
-import type { Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import type { InvoicesTable } from '../../db/schema.ts';
 
-export type InvoiceRow = Selectable<InvoicesTable>;
+/** An invoice row, its due date as YYYY-MM-DD text (a date column read as a Date would move with the server's time zone). */
+export type InvoiceRow = Omit<Selectable<InvoicesTable>, 'dueDate'> & { dueDate: string | null };
+
+const dueDateText = sql<string | null>`to_char(invoices.due_date, 'YYYY-MM-DD')`.as('dueDate');
+/** Every column but due_date, which is read as text (dueDateText). */
+const columns = [
+  'id',
+  'userId',
+  'invoiceNumber',
+  'name',
+  'phone',
+  'email',
+  'receiverName',
+  'unitPriceCents',
+  'quantity',
+  'totalCents',
+  'currency',
+  'details',
+  'createdAt',
+  'paidAt',
+] as const;
 
 /**
  * The user's next invoice number. The upsert locks the user's counter row until the
@@ -20,11 +40,28 @@ export async function nextInvoiceNumber(trx: Trx, userId: string): Promise<numbe
 }
 
 /** The user's invoices, newest first. */
-export function listUserInvoices(db: Db, userId: string, limit = 1000) {
-  return db.selectFrom('invoices').selectAll().where('userId', '=', userId).orderBy('invoiceNumber', 'desc').limit(limit).execute();
+export function listUserInvoices(db: Db, userId: string, limit = 1000): Promise<InvoiceRow[]> {
+  return db.selectFrom('invoices').select(columns).select(dueDateText).where('userId', '=', userId).orderBy('invoiceNumber', 'desc').limit(limit).execute();
 }
 
 /** One invoice, only when it is this user's. */
-export function findUserInvoice(db: Db, userId: string, id: string) {
-  return db.selectFrom('invoices').selectAll().where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+export function findUserInvoice(db: Db, userId: string, id: string): Promise<InvoiceRow | undefined> {
+  return db.selectFrom('invoices').select(columns).select(dueDateText).where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+}
+
+/** Marks one of the user's invoices paid (now, unless it already is) or unpaid; undefined when it is not theirs. */
+export function setInvoicePaid(db: Db | Trx, userId: string, id: string, paid: boolean): Promise<InvoiceRow | undefined> {
+  return db
+    .updateTable('invoices')
+    .set({ paidAt: paid ? sql<Date>`coalesce(paid_at, now())` : null })
+    .where('id', '=', id)
+    .where('userId', '=', userId)
+    .returningAll()
+    .returning(dueDateText)
+    .executeTakeFirst();
+}
+
+/** Inserts an invoice and answers it as read back. */
+export function insertInvoice(trx: Trx, values: Insertable<InvoicesTable>): Promise<InvoiceRow> {
+  return trx.insertInto('invoices').values(values).returning(columns).returning(dueDateText).executeTakeFirstOrThrow();
 }

@@ -1,9 +1,10 @@
-import { createInvoiceBody, invoiceDetailView, invoiceIdParams, invoiceMessages, invoiceUserParams, invoiceView } from '@kestrel/shared';
+import { createInvoiceBody, invoiceDetailView, invoiceIdParams, invoiceMessages, invoiceUserParams, invoiceView, updateInvoiceStatusBody } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
-import { createInvoice, getInvoiceDetail, invoicePdf, listInvoices } from './invoices.service.ts';
+import { clientIp } from '../../http/client-ip.ts';
+import { createInvoice, getInvoiceDetail, invoicePdf, listInvoices, updateInvoiceStatus } from './invoices.service.ts';
 
 /**
  * Invoices on the data host (/data/v1). Unlike the spec, these calls need the token and act
@@ -13,7 +14,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/invoice/create',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
         tags: ['invoices'],
@@ -28,7 +29,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/invoice/user/:userId',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['invoices'],
         summary: 'Your invoices, newest first (userId must be your own; any other is 404)',
@@ -42,7 +43,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/invoice/:id',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['invoices'],
         summary: 'One of your invoices, with who issued it (the printable view)',
@@ -53,10 +54,29 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok((await getInvoiceDetail(app.ctx, callerId(request), request.params.id)).view),
   );
 
+  app.patch(
+    '/invoice/status/:id',
+    {
+      onRequest: requireUser,
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['invoices'],
+        summary: 'Mark one of your invoices paid or unpaid (invoices have no payment path: the owner says when the customer paid)',
+        params: invoiceIdParams,
+        body: updateInvoiceStatusBody,
+        response: { 200: successEnvelope(invoiceView), 400: errorEnvelope, 404: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const invoice = await updateInvoiceStatus(app.ctx, callerId(request), request.params.id, request.body.status, clientIp(request));
+      return ok(invoice, invoice.status === 'paid' ? invoiceMessages.markedPaid : invoiceMessages.markedUnpaid);
+    },
+  );
+
   app.get(
     '/invoice/:id/pdf',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['invoices'],
         summary: 'One of your invoices as a PDF download',

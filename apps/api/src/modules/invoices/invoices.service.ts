@@ -1,10 +1,11 @@
-import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceInput, type InvoiceDetailView, type InvoiceView } from '@kestrel/shared';
+import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceInput, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
-import { findUserInvoice, listUserInvoices, nextInvoiceNumber, type InvoiceRow } from './invoices.repository.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { findUserInvoice, insertInvoice, listUserInvoices, nextInvoiceNumber, setInvoicePaid, type InvoiceRow } from './invoices.repository.ts';
 
 /*
  * Invoices an account holder sends their customers. Deliberate deviation from the spec (which
@@ -27,6 +28,9 @@ export function invoiceView(row: InvoiceRow): InvoiceView {
     details: row.details,
     userId: row.userId,
     createdAt: new Date(row.createdAt).toISOString(),
+    dueDate: row.dueDate,
+    status: row.paidAt ? 'paid' : 'unpaid',
+    paidAt: row.paidAt ? new Date(row.paidAt).toISOString() : null,
   };
 }
 
@@ -43,22 +47,19 @@ export async function createInvoice(ctx: AppContext, callerId: string, body: Cre
   const unitPriceCents = parsed.cents;
   const row = await inTransaction(ctx.db, async (trx) => {
     const invoiceNumber = await nextInvoiceNumber(trx, callerId);
-    return trx
-      .insertInto('invoices')
-      .values({
-        userId: callerId,
-        invoiceNumber,
-        name: body.name,
-        phone: body.phone,
-        email: body.email,
-        receiverName: body.reciver,
-        unitPriceCents,
-        quantity: body.quantity,
-        totalCents: unitPriceCents * body.quantity,
-        details: body.details,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertInvoice(trx, {
+      userId: callerId,
+      invoiceNumber,
+      name: body.name,
+      phone: body.phone,
+      email: body.email,
+      receiverName: body.reciver,
+      unitPriceCents,
+      quantity: body.quantity,
+      totalCents: unitPriceCents * body.quantity,
+      details: body.details,
+      dueDate: body.dueDate ?? null,
+    });
   });
   return invoiceView(row);
 }
@@ -74,6 +75,22 @@ export async function getInvoice(ctx: AppContext, callerId: string, id: string):
   const row = isUuid(id) ? await findUserInvoice(ctx.db, callerId, id) : undefined;
   if (!row) throw notFound(invoiceMessages.notFound, 'invoice_not_found');
   return row;
+}
+
+/**
+ * PATCH /data/v1/invoice/status/{id}: the owner marks one of their invoices paid or unpaid.
+ * Invoices have no payment path in Kestrel (the customer pays the owner some other way), so
+ * "paid" is the owner's word; the first time it is marked paid is kept until it is unmarked.
+ */
+export async function updateInvoiceStatus(ctx: AppContext, callerId: string, id: string, status: InvoiceStatus, ip: string): Promise<InvoiceView> {
+  const row = await inTransaction(ctx.db, async (trx) => {
+    const updated = isUuid(id) ? await setInvoicePaid(trx, callerId, id, status === 'paid') : undefined;
+    if (!updated) return undefined;
+    await recordAudit(trx, { actorUserId: callerId, action: `invoice.${status}`, subjectType: 'invoice', subjectId: updated.id, ip });
+    return updated;
+  });
+  if (!row) throw notFound(invoiceMessages.notFound, 'invoice_not_found');
+  return invoiceView(row);
 }
 
 /** The invoice with who issued it, for the printable view. */

@@ -9,11 +9,13 @@ import { AppError } from '../../http/errors.ts';
  * The ledger: the only code that writes postings or changes a balance.
  *
  * Every movement of money is one ledger transaction whose postings sum to zero (a database
- * trigger checks this again at commit). A wallet account's balance is cached in
- * ledger_accounts.balance_cents and changes in the same database transaction as its
- * postings; a CHECK keeps it from going below zero. System accounts (the other side of
- * money entering or leaving Kestrel) have no cached balance, so they are never a hot row:
- * their balance is the sum of their postings.
+ * trigger checks this again at commit). A wallet account's balance changes in the same
+ * database transaction as its postings, through the database functions ledger_debit (takes
+ * the wallet's row lock, never below zero) and ledger_credit (never waits: a credit to a
+ * wallet someone else holds is appended as a pending credit, folded in by the next holder),
+ * and is read through ledger_balance or the wallet_balances view (see db/functions). System
+ * accounts (the other side of money entering or leaving Kestrel) keep no balance on their
+ * row, so they are never a hot row either: their balance is the sum of their postings.
  */
 
 export const SYSTEM_ACCOUNTS = {
@@ -25,6 +27,8 @@ export const SYSTEM_ACCOUNTS = {
   feeRevenue: 'fee_revenue',
   /** Bank withdrawals requested and on their way out. */
   payoutsInFlight: 'payouts_in_flight',
+  /** Card refunds taken from the owner and not yet confirmed by the card processor (refund_post / refund_settle). */
+  refundsInFlight: 'refunds_in_flight',
 } as const;
 export type SystemAccountCode = (typeof SYSTEM_ACCOUNTS)[keyof typeof SYSTEM_ACCOUNTS];
 
@@ -206,15 +210,16 @@ async function insertTransactionAndPostings(trx: Trx, input: LedgerTransactionIn
 
 /**
  * Records one balanced movement of money inside the caller's database transaction.
- * Wallet balances are changed with conditional updates in ascending ledger-account order,
- * so concurrent movements never deadlock and no balance can go below zero: a debit that
- * does not fit throws InsufficientFundsError and the caller's transaction rolls back.
+ * Wallet balances change through ledger_debit / ledger_credit in ascending ledger-account
+ * order, so concurrent movements never deadlock and no balance can go below zero: a debit
+ * that does not fit throws InsufficientFundsError and the caller's transaction rolls back.
+ * A credit never waits for the wallet's row (see ledger_credit), so a wallet that many
+ * people pay at once (a shop, a popular recipient) is no queue.
  *
- * The balance updates come last, after the ledger transaction, its postings and the
- * caller's `beforeBalances` rows: an update holds its row lock until commit, so a wallet
- * that many people pay at once (a shop, a popular recipient) is locked for the last two
- * statements and the commit rather than for the whole transaction. Nothing is visible to
- * anyone before commit, and a refused debit rolls everything back, so the order changes
+ * The balance changes come last, after the ledger transaction, its postings and the
+ * caller's `beforeBalances` rows: a debit holds its row lock until commit, so it is held for
+ * the last statements and the commit rather than the whole transaction. Nothing is visible
+ * to anyone before commit, and a refused debit rolls everything back, so the order changes
  * no outcome.
  */
 export async function postTransaction(trx: Trx, input: LedgerTransactionInput, options: PostOptions = {}): Promise<PostedMovement> {
@@ -250,18 +255,23 @@ export async function postTransaction(trx: Trx, input: LedgerTransactionInput, o
     net.delta += amountCents;
     netByWallet.set(ledgerAccountId, net);
   }
+  // Through the ledger's balance functions (db/functions): a debit takes the wallet's row
+  // lock and checks the floor; a credit never waits for it (see ledger_credit).
+  const changed = [...netByWallet].filter(([, { delta }]) => delta !== 0).sort(([a], [b]) => a - b);
+  for (const [ledgerAccountId, { delta }] of changed) {
+    if (delta < 0) {
+      const { rows } = await sql<{ ok: boolean }>`SELECT ledger_debit(${ledgerAccountId}::bigint, ${-delta}::bigint) AS ok`.execute(trx);
+      if (rows[0]?.ok !== true) throw new InsufficientFundsError();
+    } else {
+      await sql`SELECT ledger_credit(${ledgerAccountId}::bigint, ${delta}::bigint)`.execute(trx);
+    }
+  }
   const balancesAfter = new Map<string, AmountCents>();
-  for (const [ledgerAccountId, { walletAccountId, delta }] of [...netByWallet].sort(([a], [b]) => a - b)) {
-    if (delta === 0) continue;
-    const updated = await trx
-      .updateTable('ledgerAccounts')
-      .set({ balanceCents: sql`balance_cents + ${delta}` })
-      .where('id', '=', ledgerAccountId)
-      .where(sql<boolean>`balance_cents + ${delta} >= 0`)
-      .returning('balanceCents')
-      .executeTakeFirst();
-    if (!updated) throw new InsufficientFundsError();
-    balancesAfter.set(walletAccountId, updated.balanceCents);
+  if (changed.length > 0) {
+    const { rows } = await sql<{ id: number; balance: number }>`
+      SELECT id, ledger_balance(id) AS balance FROM unnest(${changed.map(([id]) => id)}::bigint[]) AS t(id)`.execute(trx);
+    const balanceOf = new Map(rows.map((row) => [Number(row.id), row.balance]));
+    for (const [ledgerAccountId, { walletAccountId }] of changed) balancesAfter.set(walletAccountId, balanceOf.get(ledgerAccountId) ?? 0);
   }
 
   return { ...transaction, balancesAfter };
@@ -270,7 +280,7 @@ export async function postTransaction(trx: Trx, input: LedgerTransactionInput, o
 /** A wallet account's balances, one per currency it holds. */
 export async function walletBalances(db: Db | Trx, walletAccountId: string): Promise<{ currency: string; amountCents: number }[]> {
   const rows = await db
-    .selectFrom('ledgerAccounts')
+    .selectFrom('walletBalances')
     .select(['currency', 'balanceCents'])
     .where('accountId', '=', walletAccountId)
     .orderBy('currency')

@@ -1,19 +1,12 @@
 import { asCents } from '@kestrel/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
-import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createAccount, createHolder, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { hashSecret } from '../../security/passwords.ts';
 import { hashToken } from '../../security/tokens.ts';
 import { checkTpin, TPIN_MAC_PREFIX, tpinMac, tpinMacV1 } from '../accounts/tpin.ts';
 import { forgetSenders, transferBalance } from '../transfers/transfers.service.ts';
 import { verifyLedger } from './verify.ts';
-
-async function holder(fundCents = 0) {
-  const user = await createUser();
-  const account = await createAccount(user);
-  if (fundCents) await fundAccount(account.accountId, asCents(fundCents));
-  return { user, account };
-}
 
 function transfer(from: { user: TestUser; account: TestAccount }, to: TestAccount, amount: number, options: { tpin?: string; key?: string } = {}) {
   return api('POST', '/v1/account/transfer_balance', {
@@ -30,7 +23,7 @@ async function tpinState(accountId: string) {
 
 describe('the ledger transfer primitive (one database call)', () => {
   it('stores a new account\'s TPIN as a keyed hash, never argon2 and never the digits', async () => {
-    const alice = await holder();
+    const alice = await createHolder();
     const state = await tpinState(alice.account.accountId);
     expect(state.tpinHash.startsWith(TPIN_MAC_PREFIX)).toBe(true);
     expect(state.tpinHash).not.toContain(alice.account.tpin);
@@ -39,8 +32,8 @@ describe('the ledger transfer primitive (one database call)', () => {
 
   it('upgrades an argon2 TPIN on its first successful use; a wrong TPIN against argon2 is counted once', async () => {
     const { db } = await testServer();
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     await db.updateTable('accounts').set({ tpinHash: await hashSecret(alice.account.tpin) }).where('id', '=', alice.account.accountId).execute();
     const wrongTpin = alice.account.tpin === '1111' ? '2222' : '1111';
 
@@ -61,8 +54,8 @@ describe('the ledger transfer primitive (one database call)', () => {
   });
 
   it('a wrong TPIN is counted even though the transfer fails; insufficient funds with the right TPIN resets the count and moves nothing', async () => {
-    const alice = await holder(500);
-    const bob = await holder();
+    const alice = await createHolder(500);
+    const bob = await createHolder();
     const wrongTpin = alice.account.tpin === '1111' ? '2222' : '1111';
     expect((await transfer(alice, bob.account, 1, { tpin: wrongTpin })).status).toBe(400);
     expect((await tpinState(alice.account.accountId)).tpinFailedAttempts).toBe(1);
@@ -80,8 +73,8 @@ describe('the ledger transfer primitive (one database call)', () => {
 
   it('refuses a revoked session in the same call, even when the caller passed the guard', async () => {
     const { app } = await testServer();
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     expect((await api('POST', '/v1/auth/logout', { token: alice.user.token })).status).toBe(200);
     const caller = { userId: alice.user.userId, tokenHash: hashToken(alice.user.token) };
     const body = { debitAccountKey: alice.account.userName, creditAccountKey: bob.account.userName, currency: 'USD' as const, balance: asCents(100), tpin: alice.account.tpin };
@@ -94,7 +87,7 @@ describe('the ledger transfer primitive (one database call)', () => {
     const second = await createAccount(user);
     await fundAccount(first.accountId, asCents(1_000));
     await fundAccount(second.accountId, asCents(1_000));
-    const bob = await holder();
+    const bob = await createHolder();
     const [a, b] = await Promise.all([
       transfer({ user, account: first }, bob.account, 1, { key: 'shared-key' }),
       transfer({ user, account: second }, bob.account, 1, { key: 'shared-key' }),
@@ -142,8 +135,8 @@ describe('a cold transfer (a sender this process has not seen) costs what a warm
   }
 
   it('one ledger_transfer call for a first transfer when the sender is named by its user name as stored', async () => {
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     forgetSenders();
     const cold = await directTransfer(alice, bob.account, 100);
     expect(cold.error).toBeUndefined();
@@ -155,8 +148,8 @@ describe('a cold transfer (a sender this process has not seen) costs what a warm
   });
 
   it('a wrong TPIN on a cold process is one call and one strike', async () => {
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     forgetSenders();
     const wrong = await directTransfer(alice, bob.account, 100, { tpin: wrongTpinFor(alice.account.tpin) });
     expect(wrong.calls).toBe(1);
@@ -167,8 +160,8 @@ describe('a cold transfer (a sender this process has not seen) costs what a warm
 
   it('a sender key in another case is re-keyed (a second call), never counted as a strike', async () => {
     const { db } = await testServer();
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     // One strike short of the lock: a re-key counted as a strike would lock the account.
     await db.updateTable('accounts').set({ tpinFailedAttempts: 4 }).where('id', '=', alice.account.accountId).execute();
     forgetSenders();
@@ -188,8 +181,8 @@ describe('a cold transfer (a sender this process has not seen) costs what a warm
 
   it('a TPIN stored as the first keyed version (over the account id): re-keyed without a strike, then upgraded', async () => {
     const { db, config } = await testServer();
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     const v1 = tpinMacV1(config.secretKey, alice.account.accountId, alice.account.tpin);
     await db.updateTable('accounts').set({ tpinHash: v1, tpinFailedAttempts: 4 }).where('id', '=', alice.account.accountId).execute();
 
@@ -209,8 +202,8 @@ describe('a cold transfer (a sender this process has not seen) costs what a warm
 
   it('a wrong TPIN against the first keyed version on a cold process is exactly one strike, and nothing is upgraded', async () => {
     const { db, config } = await testServer();
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     const v1 = tpinMacV1(config.secretKey, alice.account.accountId, alice.account.tpin);
     await db.updateTable('accounts').set({ tpinHash: v1 }).where('id', '=', alice.account.accountId).execute();
 
@@ -225,8 +218,8 @@ describe('a cold transfer (a sender this process has not seen) costs what a warm
 
   it('an argon2 TPIN is still verified and upgraded to the current keyed hash by a transfer', async () => {
     const { db, config } = await testServer();
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     await db.updateTable('accounts').set({ tpinHash: await hashSecret(alice.account.tpin) }).where('id', '=', alice.account.accountId).execute();
     forgetSenders();
     const right = await directTransfer(alice, bob.account, 100);
@@ -238,7 +231,7 @@ describe('a cold transfer (a sender this process has not seen) costs what a warm
 
   it('checkTpin (the other money paths) verifies argon2, hmac1 and hmac2, and upgrades the older two', async () => {
     const { db, config } = await testServer();
-    const alice = await holder();
+    const alice = await createHolder();
     const current = tpinMac(config.secretKey, alice.account.userName, alice.account.tpin);
     const wrongTpin = wrongTpinFor(alice.account.tpin);
     for (const stored of [await hashSecret(alice.account.tpin), tpinMacV1(config.secretKey, alice.account.accountId, alice.account.tpin), current]) {

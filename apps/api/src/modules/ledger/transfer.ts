@@ -5,7 +5,7 @@ import { newTransactionId } from './ledger.service.ts';
 
 /**
  * The ledger's wallet-to-wallet primitive: one call of the `ledger_transfer` function
- * (migration 0012, replacing 0010's), which checks the session, the sender's ownership, the
+ * (`db/functions/ledger_transfer.sql`), which checks the session, the sender's ownership, the
  * recipient, the idempotency record and the TPIN (with its lockout), and writes the ledger
  * transaction, its postings, both balances, the transfer row, both activities, the audit
  * entry and the idempotency record, all in one round trip and one database transaction.

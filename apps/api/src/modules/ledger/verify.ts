@@ -17,8 +17,8 @@ export interface LedgerReport {
 
 /**
  * Recomputes the books from the postings: every transaction sums to zero, every posting's
- * currency is its transaction's, every cached wallet balance equals the sum of its postings
- * and none is negative.
+ * currency is its transaction's, every wallet balance (its row's folded part plus its pending
+ * credits) equals the sum of its postings, and no folded part is negative.
  */
 export async function verifyLedger(db: Db): Promise<LedgerReport> {
   const problems: LedgerProblem[] = [];
@@ -36,18 +36,27 @@ export async function verifyLedger(db: Db): Promise<LedgerReport> {
     WHERE a.currency <> t.currency`.execute(db);
   for (const row of mixed.rows) problems.push({ kind: 'currency_mismatch', detail: `transaction ${row.id} posts to another currency` });
 
-  const mismatched = await sql<{ id: number; cached: number; computed: number }>`
-    SELECT a.id, a.balance_cents AS cached, COALESCE(SUM(p.amount_cents), 0)::bigint AS computed
-    FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.ledger_account_id = a.id
-    WHERE a.account_id IS NOT NULL
-    GROUP BY a.id, a.balance_cents
-    HAVING a.balance_cents <> COALESCE(SUM(p.amount_cents), 0) OR a.balance_cents < 0`.execute(db);
+  // A wallet's balance is its row's folded part plus its pending credits (the wallet_balances
+  // view, see db/functions/ledger_credit.sql); the folded part alone must never be negative
+  // either, since debits check it.
+  const mismatched = await sql<{ id: number; cached: number; folded: number; computed: number }>`
+    SELECT w.ledger_account_id AS id, w.balance_cents AS cached, a.balance_cents AS folded, COALESCE(p.total, 0)::bigint AS computed
+    FROM wallet_balances w
+    JOIN ledger_accounts a ON a.id = w.ledger_account_id
+    LEFT JOIN (SELECT ledger_account_id, SUM(amount_cents) AS total FROM ledger_postings GROUP BY ledger_account_id) p ON p.ledger_account_id = w.ledger_account_id
+    WHERE w.balance_cents <> COALESCE(p.total, 0) OR a.balance_cents < 0`.execute(db);
   for (const row of mismatched.rows) {
-    if (row.cached < 0) problems.push({ kind: 'negative_balance', detail: `ledger account ${row.id} is ${row.cached}` });
+    if (row.folded < 0) problems.push({ kind: 'negative_balance', detail: `ledger account ${row.id} is ${row.folded}` });
     if (row.cached !== row.computed) {
       problems.push({ kind: 'balance_mismatch', detail: `ledger account ${row.id}: cached ${row.cached}, postings ${row.computed}` });
     }
   }
+
+  // Pending credits belong to wallets only (a system account's balance is its postings).
+  const strayPending = await sql<{ id: number }>`
+    SELECT DISTINCT pc.ledger_account_id AS id FROM ledger_pending_credits pc
+    JOIN ledger_accounts a ON a.id = pc.ledger_account_id WHERE a.account_id IS NULL`.execute(db);
+  for (const row of strayPending.rows) problems.push({ kind: 'balance_mismatch', detail: `system ledger account ${row.id} has pending credits` });
 
   const counts = await sql<{ transactions: number; postings: number; wallets: number }>`
     SELECT (SELECT COUNT(*) FROM ledger_transactions) AS transactions,

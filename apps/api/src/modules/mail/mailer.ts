@@ -12,25 +12,37 @@ export interface Mailer {
   /** Where mail goes, for the start-up log. */
   readonly description: string;
   send(message: MailMessage): Promise<void>;
+  /**
+   * Puts `message` into the caller's transaction `trx` and answers what to run after commit.
+   * The outbox writes its row in `trx`, so a rollback takes the mail back and a commit never
+   * loses it; SMTP is a network call, never made inside a transaction, so it is what the
+   * answer runs once the caller has committed.
+   */
+  stage(trx: Db, message: MailMessage): Promise<() => Promise<void>>;
 }
 
 /** Default transport: the mail is stored in the database, readable at /dev/mailbox outside production. */
 export function createOutboxMailer(db: Db): Mailer {
+  const write = async (into: Db, message: MailMessage) => {
+    await into
+      .insertInto('mailMessages')
+      .values({
+        toAddress: message.to,
+        subject: message.subject,
+        textBody: message.text,
+        htmlBody: message.html ?? null,
+        transport: 'outbox',
+        sentAt: new Date(),
+        error: null,
+      })
+      .execute();
+  };
   return {
     description: 'the outbox in the database (read it at /dev/mailbox)',
-    async send(message) {
-      await db
-        .insertInto('mailMessages')
-        .values({
-          toAddress: message.to,
-          subject: message.subject,
-          textBody: message.text,
-          htmlBody: message.html ?? null,
-          transport: 'outbox',
-          sentAt: new Date(),
-          error: null,
-        })
-        .execute();
+    send: (message) => write(db, message),
+    async stage(trx, message) {
+      await write(trx, message);
+      return async () => {};
     },
   };
 }
@@ -39,8 +51,9 @@ export function createOutboxMailer(db: Db): Mailer {
 export function createSmtpMailer(db: Db, smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   const host = new URL(smtpUrl).host;
-  return {
+  const mailer: Mailer = {
     description: `SMTP at ${host}`,
+    stage: async (_trx, message) => () => mailer.send(message),
     async send(message) {
       let error: string | null = null;
       try {
@@ -63,6 +76,7 @@ export function createSmtpMailer(db: Db, smtpUrl: string, from: string): Mailer 
       if (error) throw new Error(`Mail to ${message.to} was not sent: ${error}`);
     },
   };
+  return mailer;
 }
 
 export function createMailer(db: Db, smtpUrl: string | undefined, from: string): Mailer {

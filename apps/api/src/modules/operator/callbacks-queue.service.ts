@@ -1,6 +1,7 @@
 import type { FailingCallbacksPage } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -83,11 +84,12 @@ export async function resendFailingCallback(ctx: AppContext, operatorId: string,
     const before = await trx
       .selectFrom('callbackDeliveries')
       .innerJoin('stores', 'stores.id', 'callbackDeliveries.storeId')
-      .select(['callbackDeliveries.state', 'callbackDeliveries.targetUrl', 'callbackDeliveries.nextAttemptAt', 'callbackDeliveries.storeId as storeRowId', 'stores.storeId', 'stores.callbackUrl'])
+      .select(['callbackDeliveries.state', 'callbackDeliveries.targetUrl', 'callbackDeliveries.nextAttemptAt', 'callbackDeliveries.storeId as storeRowId', 'stores.storeId', 'stores.callbackUrl', 'stores.accountId'])
       .where('callbackDeliveries.id', '=', id)
       .forUpdate()
       .executeTakeFirst();
     if (!before) throw notFound('Callback delivery not found', 'delivery_not_found');
+    await assertNotOwnAccount(trx, operatorId, before.accountId);
     const after = await requeueDelivery(trx, id, { id: before.storeRowId, callbackUrl: before.callbackUrl });
     if (!after) throw notFound('Callback delivery not found', 'delivery_not_found');
     await recordAudit(trx, {

@@ -1,11 +1,7 @@
 import {
   asCents,
   centsToMajor,
-  formatMoney,
   type AuditLogPage,
-  type Cents,
-  type Currency,
-  type FundWalletResult,
   type LedgerHealth,
   type MoneyLockResult,
   type OperatorAccountDetail,
@@ -15,11 +11,11 @@ import {
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { runIdempotent } from '../../http/idempotency.ts';
 import { notFound } from '../../http/errors.ts';
-import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
+import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { verifyLedger } from '../ledger/verify.ts';
-import { recordActivity } from '../activities/activities.repository.ts';
+import { countryNameOf } from '../accounts/countries.ts';
+import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { failingDelivery } from './callbacks-queue.service.ts';
 
@@ -108,7 +104,7 @@ export async function accountDetail(ctx: AppContext, accountId: string): Promise
   if (!account) throw notFound('Account not available!', 'account_not_found');
 
   const [balances, postings, activities, stores, payments, withdrawals] = await Promise.all([
-    ctx.db.selectFrom('ledgerAccounts').select(['currency', 'balanceCents']).where('accountId', '=', accountId).orderBy('currency').execute(),
+    ctx.db.selectFrom('walletBalances').select(['currency', 'balanceCents']).where('accountId', '=', accountId).orderBy('currency').execute(),
     ctx.db
       .selectFrom('ledgerPostings')
       .innerJoin('ledgerAccounts', 'ledgerAccounts.id', 'ledgerPostings.ledgerAccountId')
@@ -139,7 +135,8 @@ export async function accountDetail(ctx: AppContext, accountId: string): Promise
 
   const { street, city, state, zipCode, country, createdAt, ...rest } = account;
   return {
-    account: { ...rest, address: [street, city, state, zipCode, country].filter(Boolean).join(', '), createdAt: createdAt.toISOString() },
+    // The country is stored as its code; the console shows its name.
+    account: { ...rest, address: [street, city, state, zipCode, countryNameOf(country)].filter(Boolean).join(', '), createdAt: createdAt.toISOString() },
     balances: balances.map((row) => ({ currency: row.currency, amount: major(row.balanceCents) })),
     postings: postings.map((row) => ({ ...row, amount: major(row.amountCents), amountCents: undefined, createdAt: row.createdAt.toISOString() })),
     activities: activities.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
@@ -158,6 +155,7 @@ export async function setMoneyMovementLock(ctx: AppContext, operatorId: string, 
   return inTransaction(ctx.db, async (trx) => {
     const before = await trx.selectFrom('accounts').select(['moneyMovementLocked', 'moneyMovementLockReason']).where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!before) throw notFound('Account not available!', 'account_not_found');
+    await assertNotOwnAccount(trx, operatorId, accountId);
     await trx
       .updateTable('accounts')
       .set({ moneyMovementLocked: locked, moneyMovementLockReason: locked ? reason : null, updatedAt: new Date() })
@@ -174,67 +172,6 @@ export async function setMoneyMovementLock(ctx: AppContext, operatorId: string, 
     });
     return { accountId, moneyMovementLocked: locked };
   });
-}
-
-/**
- * Credits the wallet from the funding system account (money entering Kestrel), once per
- * Idempotency-Key. The ledger transaction, activity and audit row commit together.
- */
-export async function fundWallet(
-  ctx: AppContext,
-  operatorId: string,
-  accountId: string,
-  body: { amount: Cents; currency: Currency; reason: string },
-  idempotencyKey: string | undefined,
-  ip: string,
-): Promise<{ result: FundWalletResult; replayed: boolean }> {
-  const account = await ctx.db.selectFrom('accounts').select(['id', 'accountNumber']).where('id', '=', accountId).executeTakeFirst();
-  if (!account) throw notFound('Account not available!', 'account_not_found');
-  const outcome = await runIdempotent(
-    ctx.db,
-    { caller: `operator:${operatorId}`, key: idempotencyKey, route: `POST /v1/operator/accounts/${accountId}/fund`, body, statusCode: 200 },
-    async (trx): Promise<FundWalletResult> => {
-      const before = await trx.selectFrom('ledgerAccounts').select('balanceCents').where('accountId', '=', accountId).where('currency', '=', body.currency).executeTakeFirst();
-      const posted = await postTransaction(
-        trx,
-        {
-          kind: 'operator_funding',
-          transactionFor: 'Funding',
-          currency: body.currency,
-          amountCents: body.amount,
-          createdBy: operatorId,
-          metadata: { to: account.accountNumber, reason: body.reason },
-          postings: [
-            { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: asCents(-body.amount) },
-            { party: { walletAccountId: accountId }, amountCents: body.amount },
-          ],
-        },
-        {
-          beforeBalances: async (ledgerTransaction) => {
-            await recordActivity(trx, accountId, 'Wallet funded', `${formatMoney(body.amount, body.currency)} from Kestrel, ${ledgerTransaction.transactionId}: ${body.reason}`);
-            await recordAudit(trx, {
-              actorUserId: operatorId,
-              action: 'account.funded',
-              subjectType: 'account',
-              subjectId: accountId,
-              ip,
-              details: {
-                reason: body.reason,
-                transactionId: ledgerTransaction.transactionId,
-                currency: body.currency,
-                amountCents: body.amount,
-                before: { balanceCents: before?.balanceCents ?? 0 },
-                after: { balanceCents: (before?.balanceCents ?? 0) + body.amount },
-              },
-            });
-          },
-        },
-      );
-      const balance = posted.balancesAfter.get(accountId) ?? body.amount;
-      return { transactionId: posted.transactionId, accountId, currency: body.currency, amount: major(body.amount), balance: major(balance) };
-    },
-  );
-  return { result: outcome.body, replayed: outcome.replayed };
 }
 
 /** The live ledger check: verifyLedger's figures plus system account balances and totals. */
@@ -257,8 +194,8 @@ export async function ledgerHealth(ctx: AppContext): Promise<LedgerHealth> {
     WHERE a.system_code IS NOT NULL
     GROUP BY a.system_code, a.currency ORDER BY a.system_code, a.currency`.execute(ctx.db);
   const wallets = await sql<{ currency: string; total: string | number }>`
-    SELECT currency, COALESCE(SUM(balance_cents), 0)::bigint AS total FROM ledger_accounts
-    WHERE account_id IS NOT NULL GROUP BY currency ORDER BY currency`.execute(ctx.db);
+    SELECT currency, COALESCE(SUM(balance_cents), 0)::bigint AS total FROM wallet_balances
+    GROUP BY currency ORDER BY currency`.execute(ctx.db);
   // Money on its way out to banks: withdrawals Pending or Processing. (The payouts-in-flight
   // account's balance also holds Completed payouts, which no ledger transaction moves out.)
   const inFlight = await sql<{ currency: string; total: string | number }>`

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
-import { createAccount, createUser, fundAccount, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createHolder, createOperator, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { postStore, storeFields, storeImages } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
-import { ensureOperator } from './operator.service.ts';
-
-async function operator(): Promise<{ token: string; userId: string; email: string }> {
-  const { db } = await testServer();
-  const email = `${unique('ops')}@example.test`;
-  const { userId } = await ensureOperator(db, { email, password: 'operator-secret' });
-  const login = await api('POST', '/v1/auth/login', { body: { email, password: 'operator-secret' } });
-  return { token: login.body.data.token, userId, email };
-}
-
-async function holder(fundCents = 0) {
-  const user = await createUser();
-  const account = await createAccount(user);
-  if (fundCents) await fundAccount(account.accountId, fundCents);
-  return { user, account };
-}
 
 async function balanceCents(user: TestUser, account: TestAccount): Promise<number> {
   const response = await api('GET', `/v1/account/${account.accountNumber}`, { token: user.token });
@@ -38,7 +22,7 @@ async function activityNames(h: { user: TestUser; account: TestAccount }): Promi
 
 describe('operator console routes are for operators only', () => {
   it('answers 404 to a signed-in holder and 401 without a session, on every new route', async () => {
-    const h = await holder();
+    const h = await createHolder();
     const id = h.account.accountId;
     const calls: [string, string, unknown?][] = [
       ['GET', '/v1/operator/overview'],
@@ -61,8 +45,8 @@ describe('operator console routes are for operators only', () => {
   });
 
   it('tells the web app who is an operator through the profile', async () => {
-    const ops = await operator();
-    const h = await holder();
+    const ops = await createOperator();
+    const h = await createHolder();
     expect((await api('GET', `/v1/user/${ops.userId}`, { token: ops.token })).body.data.isOperator).toBe(true);
     expect((await api('GET', `/v1/user/${h.user.userId}`, { token: h.user.token })).body.data.isOperator).toBe(false);
   });
@@ -70,8 +54,8 @@ describe('operator console routes are for operators only', () => {
 
 describe('funding a wallet', () => {
   it('credits the wallet from the funding account once per Idempotency-Key, balanced and audited', async () => {
-    const ops = await operator();
-    const h = await holder();
+    const ops = await createOperator();
+    const h = await createHolder();
     const key = unique('fund');
     const fund = () =>
       api('POST', `/v1/operator/accounts/${h.account.accountId}/fund`, { token: ops.token, headers: { 'idempotency-key': key }, body: { amount: '40.25', currency: 'USD', reason: 'Goodwill credit' } });
@@ -93,8 +77,8 @@ describe('funding a wallet', () => {
   });
 
   it('needs a reason and a valid amount', async () => {
-    const ops = await operator();
-    const h = await holder();
+    const ops = await createOperator();
+    const h = await createHolder();
     const noReason = await api('POST', `/v1/operator/accounts/${h.account.accountId}/fund`, { token: ops.token, body: { amount: 5, currency: 'USD', reason: '  ' } });
     expect(noReason.status).toBe(400);
     expect(noReason.body.fields).toMatchObject({ reason: 'Reason is required' });
@@ -106,9 +90,9 @@ describe('funding a wallet', () => {
 
 describe('locking money movement', () => {
   it('refuses transfers and withdrawals while locked, and lets them through after unlock', async () => {
-    const ops = await operator();
-    const h = await holder(10_000);
-    const other = await holder();
+    const ops = await createOperator();
+    const h = await createHolder(10_000);
+    const other = await createHolder();
     const transfer = () =>
       api('POST', '/v1/account/transfer_balance', {
         token: h.user.token,
@@ -157,8 +141,8 @@ describe('locking money movement', () => {
 
 describe('accounts, queues, ledger health and the audit log', () => {
   it('finds an account by number, user name, e-mail or phone and shows its detail', async () => {
-    const ops = await operator();
-    const h = await holder(2_500);
+    const ops = await createOperator();
+    const h = await createHolder(2_500);
     const { db } = await testServer();
     const phone = (await db.selectFrom('accounts').select('accountPhone').where('id', '=', h.account.accountId).executeTakeFirstOrThrow()).accountPhone;
     for (const q of [h.account.accountNumber, h.account.userName.toUpperCase(), h.account.accountEmail, phone]) {
@@ -174,8 +158,8 @@ describe('accounts, queues, ledger health and the audit log', () => {
   });
 
   it('asks for new documents: the holder sees the reason and the account leaves the queue', async () => {
-    const ops = await operator();
-    const h = await holder();
+    const ops = await createOperator();
+    const h = await createHolder();
     const { db } = await testServer();
     await db.insertInto('identityDocuments').values({ accountId: h.account.accountId, storedName: `${unique('doc')}.png`, mimeType: 'image/png', sizeBytes: 10 }).execute();
     const queued = async () => ((await api('GET', '/v1/operator/identity-reviews', { token: ops.token })).body.data as { accountId: string }[]).some((r) => r.accountId === h.account.accountId);
@@ -191,8 +175,8 @@ describe('accounts, queues, ledger health and the audit log', () => {
   });
 
   it('counts the queues, reports the ledger healthy and pages the audit log newest first', async () => {
-    const ops = await operator();
-    const h = await holder();
+    const ops = await createOperator();
+    const h = await createHolder();
     const overview = await api('GET', '/v1/operator/overview', { token: ops.token });
     expect(overview.status).toBe(200);
     expect(Object.keys(overview.body.data).sort()).toEqual(['callbacksFailing', 'identityReviewsWaiting', 'storesPending', 'withdrawalsPending', 'withdrawalsProcessing']);

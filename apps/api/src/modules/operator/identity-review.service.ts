@@ -2,7 +2,8 @@ import type { IdentityReview } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activities/activities.repository.ts';
+import { assertNotOwnAccount } from '../../http/ownership.ts';
+import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
 
 /** Accounts with identity documents and an unverified identity, oldest upload first. Behind requireOperator. */
@@ -45,6 +46,7 @@ export async function verifyAccountIdentity(ctx: AppContext, operatorId: string,
   await inTransaction(ctx.db, async (trx) => {
     const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!account) throw notFound('Account not available!', 'account_not_found');
+    await assertNotOwnAccount(trx, operatorId, accountId);
     const documents = await trx.selectFrom('identityDocuments').select('id').where('accountId', '=', accountId).where('setAsideAt', 'is', null).limit(1).execute();
     if (documents.length === 0) throw badRequest('This account has not uploaded identity documents yet', undefined, 'no_identity_documents');
     if (account.identityVerified) return;
@@ -70,6 +72,7 @@ export async function requestNewIdentityDocuments(ctx: AppContext, operatorId: s
   return inTransaction(ctx.db, async (trx) => {
     const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
     if (!account) throw notFound('Account not available!', 'account_not_found');
+    await assertNotOwnAccount(trx, operatorId, accountId);
     if (account.identityVerified) throw badRequest('This identity is already verified', undefined, 'identity_already_verified');
     const setAside = await trx
       .updateTable('identityDocuments')

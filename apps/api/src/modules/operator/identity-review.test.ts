@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { operatorToken } from '../../../test/gateway-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
 import { createAccount, createUser, unique } from '../../../test/factories.ts';
-import { ensureOperator } from './operator.service.ts';
-
-async function operatorToken(): Promise<string> {
-  const { db } = await testServer();
-  const email = `${unique('ops')}@example.test`;
-  await ensureOperator(db, { email, password: 'operator-secret' });
-  const login = await api('POST', '/v1/auth/login', { body: { email, password: 'operator-secret' } });
-  return login.body.data.token;
-}
 
 describe('identity review by operators', () => {
   it('lists accounts waiting for review and marks one verified', async () => {

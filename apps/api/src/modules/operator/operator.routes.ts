@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  approvalIdParams,
+  operatorApprovalsQuery,
+  operatorApprovalView,
+  operatorDayTotals,
+  operatorWithdrawalView,
+  withdrawalIdParams,
+  withdrawMessages,
   accountSearchQuery,
   accountSearchResult,
   auditLogPage,
@@ -26,7 +33,11 @@ import { callerId, requireOperator } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
-import { accountDetail, fundWallet, ledgerHealth as readLedgerHealth, listAuditLog, operatorOverview as readOverview, searchAccounts, setMoneyMovementLock } from './console.service.ts';
+import { z } from 'zod';
+import { errorEnvelope } from '../../http/envelope.ts';
+import { decideApproval, listApprovals, operatorDayTotals as readDayTotals, requestWithdrawalCompletion } from './approvals.service.ts';
+import { fundWallet } from './funding.service.ts';
+import { accountDetail, ledgerHealth as readLedgerHealth, listAuditLog, operatorOverview as readOverview, searchAccounts, setMoneyMovementLock } from './console.service.ts';
 import { listFailingCallbacks, resendFailingCallback } from './callbacks-queue.service.ts';
 import { listPendingIdentityReviews, requestNewIdentityDocuments, verifyAccountIdentity } from './identity-review.service.ts';
 
@@ -35,7 +46,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/identity-reviews',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Accounts whose identity documents wait for review (operators only)',
@@ -48,7 +59,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/accounts/:accountId/identity/verify',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: "Mark an account's identity as verified after reviewing its documents (operators only)",
@@ -65,7 +76,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/accounts/:accountId/identity/request-documents',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Set the reviewed identity documents aside and ask the holder for new ones, with a reason the holder sees (operators only)',
@@ -83,7 +94,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/overview',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: { tags: ['operator'], summary: 'Queue lengths: stores, withdrawals, identity reviews, failing callbacks (operators only)', response: { 200: successEnvelope(operatorOverview) } },
     },
     async () => ok(await readOverview(app.ctx)),
@@ -92,7 +103,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/accounts',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Find accounts by account number, user name, e-mail or phone (operators only)',
@@ -106,7 +117,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/accounts/:accountId',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: "An account's balances, postings, activities, stores, payments and withdrawals (operators only)",
@@ -121,7 +132,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/operator/accounts/:accountId/${action}`,
       {
-        preHandler: requireOperator,
+        onRequest: requireOperator,
         schema: {
           tags: ['operator'],
           summary: locked ? 'Lock money movement out of the account, with a reason (operators only)' : 'Unlock money movement, with a reason (operators only)',
@@ -141,26 +152,95 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/accounts/:accountId/fund',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
-        summary: 'Credit the wallet from the funding system account (operators only)',
-        description: 'Send an Idempotency-Key header to make retries safe: a replay returns the first answer and moves no more money.',
+        summary: 'Credit the wallet from the funding system account; above the four-eyes threshold or past your daily cap, ask a second operator (operators only)',
+        description:
+          'Answers 200 with the funding when one operator may do it alone, or 202 with a Pending approval request that a second, different operator approves or refuses. ' +
+          'Send an Idempotency-Key header to make retries safe: a replay returns the first answer and moves no more money.',
         params: operatorAccountParams,
         body: fundWalletBody,
-        response: { 200: successEnvelope(fundWalletResult) },
+        response: { 200: successEnvelope(fundWalletResult), 202: successEnvelope(operatorApprovalView), 403: errorEnvelope, 404: errorEnvelope },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { result } = await fundWallet(app.ctx, callerId(request), request.params.accountId, request.body, idempotencyKeyOf(request), clientIp(request));
-      return ok(result, operatorMessages.funded);
+      if (result.outcome === 'pending_approval') return reply.status(202).send(ok(result.approval, operatorMessages.sentForApproval));
+      const { outcome: _outcome, ...funded } = result;
+      return ok(funded, operatorMessages.funded);
     },
+  );
+
+  app.post(
+    '/operator/withdrawals/:id/complete',
+    {
+      onRequest: requireOperator,
+      schema: {
+        tags: ['operator'],
+        summary: 'Processing → Completed: the money has been paid out; from the four-eyes amount on, a request for a second operator (operators only)',
+        description: 'Answers 200 with the completed withdrawal, or 202 with a Pending approval request when the amount needs a second operator.',
+        params: withdrawalIdParams,
+        response: { 200: successEnvelope(operatorWithdrawalView), 202: successEnvelope(operatorApprovalView), 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const result = await requestWithdrawalCompletion(app.ctx, callerId(request), request.params.id, clientIp(request));
+      if (result.outcome === 'pending_approval') return reply.status(202).send(ok(result.approval, withdrawMessages.completionRequested));
+      return ok(result.withdrawal, withdrawMessages.completed);
+    },
+  );
+
+  app.get(
+    '/operator/approvals',
+    {
+      onRequest: requireOperator,
+      schema: {
+        tags: ['operator'],
+        summary: 'Four-eyes requests: Pending (oldest first, the queue) or decided (newest first) (operators only)',
+        querystring: operatorApprovalsQuery,
+        response: { 200: successEnvelope(z.array(operatorApprovalView)) },
+      },
+    },
+    async (request) => ok(await listApprovals(app.ctx.db, request.query.status)),
+  );
+
+  for (const [action, message] of [
+    ['approve', operatorMessages.approvalApproved],
+    ['refuse', operatorMessages.approvalRefused],
+  ] as const) {
+    app.post(
+      `/operator/approvals/:approvalId/${action}`,
+      {
+        onRequest: requireOperator,
+        schema: {
+          tags: ['operator'],
+          summary:
+            action === 'approve'
+              ? "Approve another operator's request, with a reason: the funding or payout is carried out at once, exactly once (operators only)"
+              : "Refuse another operator's request, with a reason; nothing moves (operators only)",
+          params: approvalIdParams,
+          body: reasonBody,
+          response: { 200: successEnvelope(operatorApprovalView), 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+        },
+      },
+      async (request) => ok(await decideApproval(app.ctx, callerId(request), request.params.approvalId, action, request.body.reason, clientIp(request)), message),
+    );
+  }
+
+  app.get(
+    '/operator/today',
+    {
+      onRequest: requireOperator,
+      schema: { tags: ['operator'], summary: "Today's (UTC) funding, payouts and decisions per operator (operators only)", response: { 200: successEnvelope(operatorDayTotals) } },
+    },
+    async () => ok(await readDayTotals(app.ctx)),
   );
 
   app.get(
     '/operator/ledger-health',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: { tags: ['operator'], summary: 'The ledger checks of `npm run ledger:verify`, live (operators only)', response: { 200: successEnvelope(ledgerHealth) } },
     },
     async () => ok(await readLedgerHealth(app.ctx)),
@@ -169,7 +249,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/audit-log',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'The audit log, newest first, filtered by actor, action, subject and time (operators only)',
@@ -183,7 +263,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/callbacks',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Callback deliveries failing (given up, or waiting to retry after a failed attempt), newest first, paged (operators only)',
@@ -197,7 +277,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/callbacks/:deliveryId/resend',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: "Queue a callback delivery again, due now, to the store's current callback URL, with a reason (operators only)",

@@ -25,6 +25,9 @@ export async function ensureOperator(db: Db, input: OperatorInput): Promise<{ ou
   const existing = await db.selectFrom('users').select(['id', 'isOperator']).where('email', '=', email).executeTakeFirst();
   if (existing) {
     if (existing.isOperator) return { outcome: 'already_operator', userId: existing.id };
+    // Separation of duties: an operator never holds a wallet (they could fund it and pay it out).
+    const holds = await db.selectFrom('accountUsers').select('accountId').where('userId', '=', existing.id).limit(1).executeTakeFirst();
+    if (holds) throw new Error(`${email} holds a wallet account, and an operator cannot hold one. Create the operator with a separate e-mail address.`);
     await inTransaction(db, async (trx) => {
       await trx.updateTable('users').set({ isOperator: true, updatedAt: new Date() }).where('id', '=', existing.id).execute();
       await recordAudit(trx, { actorUserId: null, action: 'operator.promoted', subjectType: 'user', subjectId: existing.id, details: { via: 'cli' } });

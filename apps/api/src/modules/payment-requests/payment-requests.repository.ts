@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
+import { DECLINE_CODES } from '../payments/card-processor.ts';
 
 const linkColumns = [
   'paymentRequests.id',
@@ -59,15 +60,38 @@ export function findOwnedLink(db: Db | Trx, userId: string, id: string) {
     .executeTakeFirst();
 }
 
-export const LINK_LIST_LIMIT = 500;
+/**
+ * An account's links, newest first, on the (account_id, created_at DESC, id DESC) index. With
+ * `after` (the id of the last one already shown) only the ones after it in that order: the
+ * keyset is read from that row, so links sharing a timestamp are neither skipped nor repeated,
+ * and an id of another account's link matches no row and yields an empty page.
+ */
+export function listLinks(db: Db, accountId: string, page: { limit: number; after?: string | undefined }) {
+  let query = linksWithAccount(db).where('paymentRequests.accountId', '=', accountId);
+  if (page.after) {
+    query = query.where(
+      sql<boolean>`(payment_requests.created_at, payment_requests.id) < (SELECT last.created_at, last.id FROM payment_requests last WHERE last.id = ${page.after} AND last.account_id = ${accountId})`,
+    );
+  }
+  return query.orderBy('paymentRequests.createdAt', 'desc').orderBy('paymentRequests.id', 'desc').limit(page.limit).execute();
+}
 
-export function listLinks(db: Db, accountId: string) {
-  return linksWithAccount(db)
-    .where('paymentRequests.accountId', '=', accountId)
-    .orderBy('paymentRequests.createdAt', 'desc')
-    .orderBy('paymentRequests.id')
-    .limit(LINK_LIST_LIMIT)
-    .execute();
+/** The list page's counters over all of an account's links and their payments, counted by the database. */
+export async function countAccountLinks(db: Db, accountId: string): Promise<{ total: number; active: number; payments: number; refundCount: number; refundedCents: number }> {
+  const { rows } = await sql<{ total: number; active: number; payments: number; refundCount: number; refundedCents: string }>`
+    SELECT count(*)::integer AS total,
+           (count(*) FILTER (WHERE status = 'active'))::integer AS active,
+           (SELECT count(*) FROM payment_request_payments WHERE account_id = ${accountId})::integer AS payments,
+           refunded.count::integer AS "refundCount",
+           refunded.cents::text AS "refundedCents"
+      FROM payment_requests,
+           (SELECT count(*) AS count, COALESCE(sum(amount_cents), 0) AS cents
+              FROM refunds
+             WHERE account_id = ${accountId} AND link_payment_id IS NOT NULL AND status = 'succeeded') AS refunded
+     WHERE payment_requests.account_id = ${accountId}
+     GROUP BY refunded.count, refunded.cents`.execute(db);
+  const row = rows[0];
+  return row ? { ...row, refundedCents: Number(row.refundedCents) } : { total: 0, active: 0, payments: 0, refundCount: 0, refundedCents: 0 };
 }
 
 /** How many successful payments each link has taken. */
@@ -80,6 +104,20 @@ export async function paymentCounts(db: Db, linkIds: string[]): Promise<Map<stri
     .groupBy('paymentRequestId')
     .execute();
   return new Map(rows.map((row) => [row.paymentRequestId, Number(row.count)]));
+}
+
+/** How many refunds of each link's payments succeeded, and their sum (the list's Total Refund). */
+export async function refundTotalsByLink(db: Db, linkIds: string[]): Promise<Map<string, { count: number; cents: number }>> {
+  if (linkIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('refunds')
+    .innerJoin('paymentRequestPayments', 'paymentRequestPayments.id', 'refunds.linkPaymentId')
+    .select(['paymentRequestPayments.paymentRequestId', (eb) => eb.fn.countAll<string>().as('count'), (eb) => eb.fn.sum<string>('refunds.amountCents').as('cents')])
+    .where('paymentRequestPayments.paymentRequestId', 'in', linkIds)
+    .where('refunds.status', '=', 'succeeded')
+    .groupBy('paymentRequestPayments.paymentRequestId')
+    .execute();
+  return new Map(rows.map((row) => [row.paymentRequestId, { count: Number(row.count), cents: Number(row.cents) }]));
 }
 
 /** The failed attempts of the links, newest first. */
@@ -102,40 +140,69 @@ export interface ErrorSource {
   number: string | null;
 }
 
-export async function insertLinkError(db: Db, linkId: string, message: string, source: ErrorSource): Promise<void> {
+export async function insertLinkError(db: Db, linkId: string, code: string, message: string, source: ErrorSource): Promise<void> {
   await db
     .insertInto('paymentRequestErrors')
-    .values({ paymentRequestId: linkId, errorMessage: message, sourceBrand: source.brand, sourceType: source.type, sourceNumberMasked: source.number })
+    .values({ paymentRequestId: linkId, errorCode: code, errorMessage: message, sourceBrand: source.brand, sourceType: source.type, sourceNumberMasked: source.number })
     .execute();
+}
+
+/*
+ * A link's uses. use_limit is the number of uses REMAINING (while is_use_limit is on) and is
+ * spent only when a payment is recorded; held_uses counts the uses held by card attempts in
+ * flight (payment_request_holds). A use can be held or taken only while use_limit > held_uses,
+ * by one conditional UPDATE of the link's row: concurrent payers queue on the row and
+ * PostgreSQL re-checks the condition on the row as the previous one left it, so at most
+ * use_limit payments go through however many race, and an owner's new limit counts the
+ * holds in flight. A held use is spent, or a wallet payment's use taken, by the collect
+ * pipeline's database step (db/functions/collect_post.sql), with the same conditions.
+ */
+
+/** The link still takes payments now (active, not expired) and has a use that is neither spent nor held. */
+const payableNow = sql<boolean>`status = 'active' AND (expires_at IS NULL OR expires_at > now()) AND (NOT is_use_limit OR use_limit > held_uses)`;
+
+/**
+ * Holds one use of the link for a card attempt until `expiresAt`, in one statement, and
+ * answers the hold and the link's declined card attempts in the last hour (for its cap); or
+ * undefined when no use can be held now (the caller looks up why).
+ */
+export async function holdUse(db: Db, linkId: string, expiresAt: Date): Promise<{ holdId: string; recentDeclines: number } | undefined> {
+  const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+  const { rows } = await sql<{ holdId: string; recentDeclines: number }>`
+    WITH taken AS (
+      UPDATE payment_requests SET held_uses = held_uses + 1 WHERE id = ${linkId} AND ${payableNow} RETURNING id
+    )
+    INSERT INTO payment_request_holds (payment_request_id, expires_at)
+    SELECT id, ${expiresAt} FROM taken
+    RETURNING id AS hold_id,
+      (SELECT count(*) FROM payment_request_errors e
+        WHERE e.payment_request_id = ${linkId} AND e.error_at > ${hourAgo} AND e.error_code IN (${sql.join(DECLINE_CODES)}))::integer AS recent_declines`.execute(db);
+  return rows[0];
+}
+
+/** Gives back a held use (a declined or voided charge); a hold already gone (spent, swept) gives back nothing. */
+export async function releaseHold(db: Db, holdId: string): Promise<void> {
+  await sql`
+    WITH gone AS (DELETE FROM payment_request_holds WHERE id = ${holdId} RETURNING payment_request_id)
+    UPDATE payment_requests p SET held_uses = p.held_uses - 1 FROM gone WHERE p.id = gone.payment_request_id`.execute(db);
 }
 
 /**
- * Takes one use of a link in one conditional UPDATE: only an active, unexpired link with a
- * use left (or no limit). Concurrent payers queue on the row; once the last use is taken the
- * others' condition no longer holds, so the remaining count never goes below zero and at most
- * that many payments go through. Answers false when nothing was taken (the caller looks up why).
+ * Gives back the uses of the link's holds that expired: their attempts crashed (or the
+ * process died) between holding the use and recording the payment. Answers how many.
+ * Concurrent sweeps delete each hold once, so a use is never given back twice.
  */
-export async function reserveUse(db: Db | Trx, linkId: string): Promise<boolean> {
-  const row = await db
-    .updateTable('paymentRequests')
-    .set({ useLimit: sql<number | null>`CASE WHEN is_use_limit THEN use_limit - 1 ELSE use_limit END` })
-    .where('id', '=', linkId)
-    .where('status', '=', 'active')
-    .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', sql<Date>`now()`)]))
-    .where((eb) => eb.or([eb('isUseLimit', '=', false), eb('useLimit', '>', 0)]))
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Gives back a use taken by reserveUse whose payment did not go through (a declined card). */
-export async function giveBackUse(db: Db, linkId: string): Promise<void> {
-  await db
-    .updateTable('paymentRequests')
-    .set({ useLimit: sql<number>`use_limit + 1` })
-    .where('id', '=', linkId)
-    .where('isUseLimit', '=', true)
-    .execute();
+export async function sweepExpiredHolds(db: Db, linkId: string): Promise<number> {
+  const { rows } = await sql<{ released: number }>`
+    WITH gone AS (
+      DELETE FROM payment_request_holds WHERE payment_request_id = ${linkId} AND expires_at <= now() RETURNING payment_request_id
+    ), released AS (
+      UPDATE payment_requests p SET held_uses = p.held_uses - (SELECT count(*) FROM gone)::integer
+       WHERE p.id = ${linkId} AND EXISTS (SELECT 1 FROM gone)
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM gone)::integer AS released`.execute(db);
+  return rows[0]?.released ?? 0;
 }
 
 const linkPaymentColumns = [
@@ -154,6 +221,7 @@ const linkPaymentColumns = [
   'paymentRequestPayments.payerEmail',
   'paymentRequestPayments.reference',
   'paymentRequestPayments.createdAt',
+  'paymentRequestPayments.refundReservedCents',
   'paymentRequests.pRequestUrlId',
 ] as const;
 
@@ -183,4 +251,9 @@ export async function linkChargeRecorded(db: Db, linkId: string, processorRefere
     .where(sql<string>`ledger_transactions.metadata->>'processorReference'`, '=', processorReference)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** How many payments an account received through its payment links (each one is a paid one): a subquery for the dashboard. */
+export function countAccountLinkPaymentsQuery(db: Db, accountId: string | Expression<string>) {
+  return db.selectFrom('paymentRequestPayments').select((eb) => eb.fn.countAll<number>().as('count')).where('accountId', '=', accountId);
 }

@@ -4,6 +4,8 @@ import {
   linkPaymentSourceQuery,
   linkPaymentView,
   paymentRequestAccountParams,
+  paymentRequestCounters,
+  paymentRequestListQuery,
   paymentRequestIdParams,
   paymentRequestMessages,
   paymentRequestPayAnswer,
@@ -28,6 +30,7 @@ import {
   listLinkPaymentsOfCaller,
   listPaymentRequests,
   listPaymentsOfLink,
+  paymentRequestCountersOf,
   payPaymentRequestByCard,
   payPaymentRequestByWallet,
   updatePaymentRequestLimit,
@@ -43,7 +46,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment-request/create',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['payment requests'],
@@ -64,15 +67,31 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payment-request/account/:accountNumber',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payment requests'],
         summary: "One of your accounts' payment-request links, newest first",
+        description: 'Paged by keyset: `limit` links (at most 100; without it the whole list, up to 500), and the `_id` of the last one shown as `cursor` for the older ones. An empty page is the end.',
         params: paymentRequestAccountParams,
+        querystring: paymentRequestListQuery,
         response: { 200: successEnvelope(z.array(paymentRequestView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listPaymentRequests(app.ctx, callerId(request), request.params.accountNumber)),
+    async (request) => ok(await listPaymentRequests(app.ctx, callerId(request), request.params.accountNumber, request.query)),
+  );
+
+  app.get(
+    '/payment-request/account/:accountNumber/summary',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['payment requests'],
+        summary: "The payment-request list's counters (Total Request, Active Request, Total Payments) over all of one of your accounts' links",
+        params: paymentRequestAccountParams,
+        response: { 200: successEnvelope(paymentRequestCounters), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await paymentRequestCountersOf(app.ctx, callerId(request), request.params.accountNumber)),
   );
 
   // Public: the pay page shows it to a visitor with no Kestrel login; the pRequestURLId (128 random bits) is the capability.
@@ -93,7 +112,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payment-request/:id',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payment requests'],
         summary: 'One of your payment-request links, with its remaining uses, payment count and failed attempts',
@@ -107,7 +126,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/payment-request/update/:id',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payment requests'],
         summary: 'Turn one of your links on (active) or off (inactive)',
@@ -122,7 +141,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/payment-request/limit/update/:id',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payment requests'],
         summary: "Set the uses remaining on one of your links ({useLimit}, turning the limit on), or turn the limit off ({isUseLimit: false})",
@@ -162,7 +181,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment-request/kestrel/complete-payment/:pRequestURLId',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['payment requests'],
@@ -184,7 +203,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payment/source',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payment requests'],
         summary: 'Payments made through your links (type=Link-payment), newest first; accountNumber narrows to one of your accounts',
@@ -198,7 +217,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payment/payment-request/:id',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payment requests'],
         summary: 'The payments made through one of your links, newest first',

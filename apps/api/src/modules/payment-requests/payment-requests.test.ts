@@ -2,16 +2,12 @@ import { asCents, checkoutMessages, messages, paymentMessages, paymentRequestMes
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
+import { walletCents } from '../../../test/ledger-fixtures.ts';
 import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { card, createPayment, createStore, operatorToken } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { linkChargeRecorded } from './payment-requests.repository.ts';
 
-async function balanceCents(accountId: string): Promise<number> {
-  const { db } = await testServer();
-  const row = await db.selectFrom('ledgerAccounts').select('balanceCents').where('accountId', '=', accountId).where('currency', '=', 'USD').executeTakeFirst();
-  return row?.balanceCents ?? 0;
-}
 
 /** The postings of one ledger transaction, as [system code or wallet account id, cents], sorted. */
 async function postingsOf(tnxId: string): Promise<[string, number][]> {
@@ -319,13 +315,13 @@ describe("the owner's routes", () => {
 describe('paying a link by card (public)', () => {
   it('pays a fixed link: card clearing → owner less the fee → fee revenue, listed for the owner with the card masked', async () => {
     const link = await createLink({ amount: { type: 'fixed', currency: 'USD', value: '25.50' } });
-    const before = await balanceCents(ownerAccount.accountId);
+    const before = await walletCents(ownerAccount.accountId);
     const response = await payByCard(link, cardBody(25.5, '4242 4242 4242 4242', { reference: 'order 7', phone: '+15550100', countryOrRegion: 'US' }));
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'success', message: m.paid, data: { amount: 25.5, currency: 'USD' } });
     const { transactionId, paymentId } = response.body.data as { transactionId: string; paymentId: string };
     // 2 % of 25.50 = 0.51
-    expect(await balanceCents(ownerAccount.accountId)).toBe(before + 2550 - 51);
+    expect(await walletCents(ownerAccount.accountId)).toBe(before + 2550 - 51);
     expect(await postingsOf(transactionId)).toEqual(sorted([['card_clearing', -2550], [ownerAccount.accountId, 2499], ['fee_revenue', 51]]));
 
     const payments = await api('GET', `/v1/payment/payment-request/${link.id}`, { token: owner.token });
@@ -343,6 +339,10 @@ describe('paying a link by card (public)', () => {
         reference: 'order 7',
         transactionId,
         createdAt: expect.any(String),
+        refunds: [],
+        amountRefunded: 0,
+        amountRefundable: 25.5,
+        refundState: null,
       },
     ]);
     expect((await api('GET', `/v1/payment-request/${link.id}`, { token: owner.token })).body.data.transactions).toBe(1);
@@ -465,7 +465,7 @@ describe('paying a link by card (public)', () => {
     expect(await postingsOf(first.body.data.transactionId)).toEqual(sorted([['card_clearing', -1010], [account.accountId, 955], ['fee_revenue', 55]]));
     const second = await payByCard(link, cardBody(10.3));
     expect(await postingsOf(second.body.data.transactionId)).toEqual(sorted([['card_clearing', -1030], [account.accountId, 974], ['fee_revenue', 56]]));
-    expect(await balanceCents(account.accountId)).toBe(955 + 974);
+    expect(await walletCents(account.accountId)).toBe(955 + 974);
     await db.updateTable('accounts').set({ paymentRequestFeeFixedCents: 200 }).where('id', '=', account.accountId).execute();
     const tooHigh = await payByCard(link, cardBody(1));
     expect(tooHigh.status).toBe(400);
@@ -475,7 +475,7 @@ describe('paying a link by card (public)', () => {
 
   it('pays once for a replayed Idempotency-Key, and refuses the key with another card', async () => {
     const link = await createLink({ amount: { type: 'fixed', currency: 'USD', value: 12 } });
-    const before = await balanceCents(ownerAccount.accountId);
+    const before = await walletCents(ownerAccount.accountId);
     const headers = { 'idempotency-key': `card-${link.id}` };
     const first = await payByCard(link, cardBody(12), headers);
     const again = await payByCard(link, cardBody(12), headers);
@@ -484,7 +484,7 @@ describe('paying a link by card (public)', () => {
     expect(again.body).toEqual(first.body);
     expect((await payByCard(link, cardBody(12, '5555 5555 5555 4444'), headers)).status).toBe(422);
     expect(await paymentCount(link.id)).toBe(1);
-    expect(await balanceCents(ownerAccount.accountId)).toBe(before + 1200 - 24);
+    expect(await walletCents(ownerAccount.accountId)).toBe(before + 1200 - 24);
   });
 
   it('stops payments into an account an operator has locked', async () => {
@@ -496,7 +496,7 @@ describe('paying a link by card (public)', () => {
     expect(refused.status).toBe(423);
     expect(refused.body.error).toBe(m.ownerLocked);
     expect((await payByWallet(link, walletBody(25.5))).status).toBe(423);
-    expect(await balanceCents(account.accountId)).toBe(0);
+    expect(await walletCents(account.accountId)).toBe(0);
     await setOperatorLock(account.accountId, false);
     expect((await payByCard(link, cardBody(25.5))).status).toBe(200);
   });
@@ -511,7 +511,7 @@ describe('paying a link by card (public)', () => {
     expect(refused).toHaveLength(49);
     for (const result of refused) expect([result.status, result.body.error]).toEqual([409, m.limitExceeded]);
     expect(await paymentCount(link.id)).toBe(1);
-    expect(await balanceCents(account.accountId)).toBe(2000 - 40);
+    expect(await walletCents(account.accountId)).toBe(2000 - 40);
     const seen = await api('GET', `/v1/payment-request/${link.id}`, { token: user.token });
     expect(seen.body.data).toMatchObject({ useLimit: 0, transactions: 1 });
     expect(seen.body.data.paymentErrors).toHaveLength(49);
@@ -521,13 +521,13 @@ describe('paying a link by card (public)', () => {
 describe('paying a link from a Kestrel wallet', () => {
   it('pays a custom amount: payer → owner less the fee → fee revenue', async () => {
     const link = await createLink({ amount: { type: 'customer-choosen', currency: 'USD' }, minimumAmount: 5, maximumAmount: 50 });
-    const before = { payer: await balanceCents(wallet.accountId), owner: await balanceCents(ownerAccount.accountId) };
+    const before = { payer: await walletCents(wallet.accountId), owner: await walletCents(ownerAccount.accountId) };
     const response = await payByWallet(link, { ...walletBody('37.45'), userId: payer.userId, reference: 'May' });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'success', message: m.paid, data: { amount: 37.45, currency: 'USD' } });
     // 2 % of 37.45 = 74.9 cents → 75
-    expect(await balanceCents(wallet.accountId)).toBe(before.payer - 3745);
-    expect(await balanceCents(ownerAccount.accountId)).toBe(before.owner + 3745 - 75);
+    expect(await walletCents(wallet.accountId)).toBe(before.payer - 3745);
+    expect(await walletCents(ownerAccount.accountId)).toBe(before.owner + 3745 - 75);
     expect(await postingsOf(response.body.data.transactionId)).toEqual(sorted([[wallet.accountId, -3745], [ownerAccount.accountId, 3670], ['fee_revenue', 75]]));
     const payments = await api('GET', `/v1/payment/payment-request/${link.id}`, { token: owner.token });
     expect(payments.body.data[0]).toMatchObject({ amount: 37.45, fee: 0.75, source: { type: 'wallet', brand: null, number: `****${wallet.accountNumber.slice(-4)}` }, reference: 'May' });
@@ -586,7 +586,7 @@ describe('paying a link from a Kestrel wallet', () => {
     const locked = await payByWallet(link, walletBody(20, account), user.token);
     expect(locked.status).toBe(423);
     expect(locked.body.error).toBe(messages.tpin.locked);
-    expect(await balanceCents(account.accountId)).toBe(1_000);
+    expect(await walletCents(account.accountId)).toBe(1_000);
     const seen = await api('GET', `/v1/payment-request/${link.id}`, { token: owner.token });
     expect(seen.body.data.useLimit).toBe(5);
     const reasons = (seen.body.data.paymentErrors as { errorMessage: string }[]).map((error) => error.errorMessage);
@@ -605,29 +605,29 @@ describe('paying a link from a Kestrel wallet', () => {
     const refused = await payByWallet(link, walletBody(25.5, account), user.token);
     expect(refused.status).toBe(423);
     expect(refused.body).toMatchObject({ code: 'money_movement_locked', error: messages.tpin.operatorLocked });
-    expect(await balanceCents(account.accountId)).toBe(10_000);
+    expect(await walletCents(account.accountId)).toBe(10_000);
   });
 
   it('pays once for a replayed Idempotency-Key', async () => {
     const link = await createLink({ amount: { type: 'fixed', currency: 'USD', value: 3 } });
-    const before = await balanceCents(wallet.accountId);
+    const before = await walletCents(wallet.accountId);
     const headers = { 'idempotency-key': `wallet-${link.id}` };
     const first = await payByWallet(link, walletBody(3), payer.token, headers);
     expect(first.status).toBe(200);
     const again = await payByWallet(link, walletBody(3), payer.token, headers);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect(await balanceCents(wallet.accountId)).toBe(before - 300);
+    expect(await walletCents(wallet.accountId)).toBe(before - 300);
     expect(await paymentCount(link.id)).toBe(1);
   });
 
   it('lets exactly one of 10 parallel wallet payments take the last use', async () => {
     const link = await createLink({ amount: { type: 'fixed', currency: 'USD', value: 4 }, isUseLimit: true, useLimit: 1 });
-    const before = await balanceCents(wallet.accountId);
+    const before = await walletCents(wallet.accountId);
     const results = await Promise.all(Array.from({ length: 10 }, () => payByWallet(link, walletBody(4))));
     expect(results.filter((result) => result.status === 200)).toHaveLength(1);
     for (const result of results.filter((candidate) => candidate.status !== 200)) expect([result.status, result.body.error]).toEqual([409, m.limitExceeded]);
-    expect(await balanceCents(wallet.accountId)).toBe(before - 400);
+    expect(await walletCents(wallet.accountId)).toBe(before - 400);
     expect(await paymentCount(link.id)).toBe(1);
   });
 });
@@ -636,5 +636,20 @@ describe('the books', () => {
   it('verify after every payment above', async () => {
     const { db } = await testServer();
     expect((await verifyLedger(db)).problems).toEqual([]);
+  });
+});
+
+describe("the dashboard's payment counters", () => {
+  it('count the payments an account received through its links as well as through its stores', async () => {
+    const receiver = await createUser();
+    const receiverAccount = await createAccount(receiver);
+    const summary = async () => (await api('GET', `/v1/account/${receiverAccount.accountNumber}/summary`, { token: receiver.token })).body.data;
+    expect(await summary()).toMatchObject({ totalPayments: 0, successPayments: 0 });
+    const link = await createLink({ amount: { type: 'fixed', currency: 'USD', value: 3 } }, { user: receiver, account: receiverAccount });
+    expect((await payByCard(link, cardBody(3, '4242 4242 4242 4242'))).status).toBe(200);
+    expect((await payByWallet(link, walletBody(3))).status).toBe(200);
+    // A declined card is no payment received.
+    expect((await payByCard(link, cardBody(3, '4000 0000 0000 0002'))).status).toBe(402);
+    expect(await summary()).toMatchObject({ totalPayments: 2, successPayments: 2 });
   });
 });

@@ -12,9 +12,17 @@ export interface CardCharge {
   currency: Currency;
 }
 
-export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'incorrect_cvc';
+/** The processor's decline codes (answered 402); the partial indexes of the attempt-limits migration name them too. */
+export const DECLINE_CODES = ['card_declined', 'insufficient_funds', 'incorrect_cvc'] as const;
+export type DeclineCode = (typeof DECLINE_CODES)[number];
 
 export type ChargeOutcome = { approved: true; reference: string } | { approved: false; code: DeclineCode; message: string };
+
+/** A refund's answer: done (with the processor's refund reference) or refused (nothing left the processor). */
+export type RefundOutcome = { refunded: true; reference: string } | { refunded: false; message: string };
+
+/** What the sandbox answers for a refund of its refund-refusing test card (the README lists it). */
+export const SANDBOX_REFUND_REFUSED_MESSAGE = 'The card network refused the refund (sandbox test card 4000 0000 0000 5126)';
 
 /**
  * A card network connection. Kestrel calls it outside any database transaction; when the
@@ -25,6 +33,12 @@ export interface CardProcessor {
   readonly name: string;
   charge(charge: CardCharge): Promise<ChargeOutcome>;
   void(reference: string): Promise<void>;
+  /**
+   * Gives `amountCents` of the charge `reference` back to the card. `refundId` is the
+   * processor's idempotency key: asking again about one refund (the recovery sweep after a
+   * crash) answers the first outcome and never refunds twice.
+   */
+  refund(reference: string, amountCents: AmountCents, refundId: string): Promise<RefundOutcome>;
 }
 
 /** The published test cards live in the shared package (the web's Integration tab lists them too). */
@@ -37,19 +51,33 @@ export { SANDBOX_TEST_CARDS, SANDBOX_UNKNOWN_CARD_MESSAGE };
  */
 export function createSandboxProcessor(): CardProcessor {
   const voided = new Set<string>();
+  const refunds = new Map<string, RefundOutcome>();
   return {
     name: 'sandbox',
     async charge(charge) {
       const card = SANDBOX_TEST_CARDS.find((entry) => entry.number === charge.number);
       if (!card) return { approved: false, code: 'card_declined', message: SANDBOX_UNKNOWN_CARD_MESSAGE };
       if (card.outcome !== 'succeeds') return { approved: false, code: card.outcome, message: card.message };
-      return { approved: true, reference: `sbx_${randomBytes(12).toString('hex')}` };
+      // The reference remembers a card whose refunds are refused, so the refund needs no card number.
+      return { approved: true, reference: `${card.refund === 'refused' ? REFUSING_PREFIX : 'sbx_'}${randomBytes(12).toString('hex')}` };
     },
     async void(reference) {
       voided.add(reference);
     },
+    async refund(reference, _amountCents, refundId) {
+      const earlier = refunds.get(refundId);
+      if (earlier) return earlier;
+      const outcome: RefundOutcome = reference.startsWith(REFUSING_PREFIX)
+        ? { refunded: false, message: SANDBOX_REFUND_REFUSED_MESSAGE }
+        : { refunded: true, reference: `sbxr_${randomBytes(12).toString('hex')}` };
+      refunds.set(refundId, outcome);
+      return outcome;
+    },
   };
 }
+
+/** The sandbox's charge references of its refund-refusing test card. */
+const REFUSING_PREFIX = 'sbx_rr_';
 
 export const sandboxProcessor = createSandboxProcessor();
 

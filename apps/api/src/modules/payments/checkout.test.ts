@@ -1,15 +1,11 @@
 import { checkoutMessages, messages, paymentMessages, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
+import { walletCents } from '../../../test/ledger-fixtures.ts';
 import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { card, createStore, webPayBodyFor, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 
-async function balanceCents(accountId: string): Promise<number> {
-  const { db } = await testServer();
-  const row = await db.selectFrom('ledgerAccounts').select('balanceCents').where('accountId', '=', accountId).where('currency', '=', 'USD').executeTakeFirstOrThrow();
-  return row.balanceCents;
-}
 
 /** The postings of one ledger transaction, as [system code or wallet account id, cents], sorted. */
 async function postingsOf(tnxId: string): Promise<[string, number][]> {
@@ -46,8 +42,13 @@ describe('GET /v1/payment/{urlId}', () => {
     const { paymentId, urlId } = await newPayment(store, { amount: 12 });
     const response = await api('GET', `/v1/payment/${urlId}`);
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body.data).sort()).toEqual(['amount', 'cancelUrl', 'currency', 'paymentId', 'paymentStatus', 'redirectUrl', 'storeLogo', 'storeName'].sort());
+    expect(Object.keys(response.body.data).sort()).toEqual(
+      ['amount', 'cancelUrl', 'currency', 'orderId', 'paidAt', 'paymentId', 'paymentSource', 'paymentStatus', 'productName', 'redirectUrl', 'storeLogo', 'storeName', 'transactionId'].sort(),
+    );
     expect(response.body.data).toMatchObject({ paymentId, amount: 12, currency: 'USD', paymentStatus: 'initiate', cancelUrl: 'https://shop.example.test/cart', redirectUrl: null });
+    // What is being bought, before paying; nothing of a payment that has not happened.
+    expect(response.body.data).toMatchObject({ productName: 'Bike bell', transactionId: null, paidAt: null, paymentSource: null });
+    expect(response.body.data.orderId).toEqual(expect.any(String));
     expect(JSON.stringify(response.body)).not.toContain('carol@example.test');
     expect(JSON.stringify(response.body)).not.toContain(store.storeKey);
     const logo = await api('GET', response.body.data.storeLogo as string);
@@ -67,19 +68,29 @@ describe('GET /v1/payment/{urlId}', () => {
     expect(response.body.data.paymentStatus).toBe('success');
     expect(response.body.data.redirectUrl).toMatch(/^https:\/\/shop\.example\.test\/kestrel\/callback\?.*signature=/);
   });
+
+  it("gives a paid payment's receipt: transaction ID, time and the masked card", async () => {
+    const { paymentId, urlId } = await newPayment(store);
+    const paid = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card() });
+    expect(paid.status).toBe(200);
+    const response = await api('GET', `/v1/payment/${urlId}`);
+    expect(response.body.data.transactionId).toBe(paid.body.data.tnxId);
+    expect(Date.parse(response.body.data.paidAt as string)).toBeGreaterThan(Date.now() - 60_000);
+    expect(response.body.data.paymentSource).toEqual({ type: 'card', brand: 'visa', number: '424242******4242' });
+  });
 });
 
 describe('POST /v1/payment/complete/kestrel/{paymentId}', () => {
   it('pays from the wallet in one ledger transaction: payer → owner less the fee → fee revenue', async () => {
     const { paymentId, urlId } = await newPayment(store, { amount: 25.5 });
-    const before = { payer: await balanceCents(wallet.accountId), owner: await balanceCents(store.account.accountId) };
+    const before = { payer: await walletCents(wallet.accountId), owner: await walletCents(store.account.accountId) };
     const response = await api('POST', `/v1/payment/complete/kestrel/${paymentId}`, { token: payer.token, body: { userId: payer.userId, accountNumber: wallet.accountNumber, tpin: wallet.tpin } });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'success', message: paymentMessages.success, data: { paymentStatus: 'success', amount: 25.5, paymentId } });
     expect(response.body.redirectUrl).toMatch(/^https:\/\/shop\.example\.test\/kestrel\/callback\?/);
     // 2 % of 25.50 = 0.51
-    expect(await balanceCents(wallet.accountId)).toBe(before.payer - 2550);
-    expect(await balanceCents(store.account.accountId)).toBe(before.owner + 2550 - 51);
+    expect(await walletCents(wallet.accountId)).toBe(before.payer - 2550);
+    expect(await walletCents(store.account.accountId)).toBe(before.owner + 2550 - 51);
     expect(await postingsOf(response.body.data.tnxId as string)).toEqual(
       ([[wallet.accountId, -2550], [store.account.accountId, 2499], ['fee_revenue', 51]] as [string, number][]).sort(),
     );
@@ -92,7 +103,7 @@ describe('POST /v1/payment/complete/kestrel/{paymentId}', () => {
     const again = await api('POST', `/v1/payment/complete/kestrel/${paymentId}`, { token: payer.token, body: { accountNumber: wallet.accountNumber, tpin: wallet.tpin } });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('already_paid');
-    expect(await balanceCents(wallet.accountId)).toBe(before.payer - 2550);
+    expect(await walletCents(wallet.accountId)).toBe(before.payer - 2550);
     const { db } = await testServer();
     expect((await verifyLedger(db)).problems).toEqual([]);
   });
@@ -141,12 +152,12 @@ describe('POST /v1/payment/complete/kestrel/{paymentId}', () => {
     const locked = await call({ accountNumber: account.accountNumber, tpin: account.tpin });
     expect(locked.status).toBe(423);
     expect(locked.body.error).toBe(messages.tpin.locked);
-    expect(await balanceCents(account.accountId)).toBe(6_000);
+    expect(await walletCents(account.accountId)).toBe(6_000);
   });
 
   it('pays at most once when the wallet and cards race, and replays an Idempotency-Key', async () => {
     const { paymentId } = await newPayment(store, { amount: 10 });
-    const before = await balanceCents(wallet.accountId);
+    const before = await walletCents(wallet.accountId);
     const walletPay = (key: string) =>
       api('POST', `/v1/payment/complete/kestrel/${paymentId}`, { token: payer.token, headers: { 'idempotency-key': key }, body: { accountNumber: wallet.accountNumber, tpin: wallet.tpin } });
     const results = await Promise.all([
@@ -156,14 +167,14 @@ describe('POST /v1/payment/complete/kestrel/{paymentId}', () => {
     expect(results.filter((result) => result.status === 200)).toHaveLength(1);
     for (const result of results.filter((candidate) => candidate.status !== 200)) expect(result.status).toBe(409);
     const walletWon = results.slice(0, 4).some((result) => result.status === 200);
-    expect(await balanceCents(wallet.accountId)).toBe(walletWon ? before - 1000 : before);
+    expect(await walletCents(wallet.accountId)).toBe(walletWon ? before - 1000 : before);
 
     if (walletWon) {
       const index = results.slice(0, 4).findIndex((result) => result.status === 200);
       const replay = await walletPay(`race-${paymentId}-${index}`);
       expect(replay.status).toBe(200);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
-      expect(await balanceCents(wallet.accountId)).toBe(before - 1000);
+      expect(await walletCents(wallet.accountId)).toBe(before - 1000);
     }
     const { db } = await testServer();
     expect((await verifyLedger(db)).problems).toEqual([]);

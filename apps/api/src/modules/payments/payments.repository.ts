@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
+import { asCents, centsToMajor, type PaymentListStatus } from '@kestrel/shared';
+import { DECLINE_CODES } from './card-processor.ts';
 
 const paymentColumns = [
   'payments.id',
@@ -30,6 +32,8 @@ const paymentColumns = [
   'payments.paidAt',
   'payments.createdAt',
   'payments.attemptLeaseUntil',
+  'payments.paidLedgerTransactionId',
+  'payments.refundReservedCents',
   'stores.storeId as publicStoreId',
   'stores.storeName',
   'stores.callbackUrl',
@@ -63,10 +67,78 @@ export function findPaymentByOrder(db: Db | Trx, storeId: string, orderId: strin
 
 export const PAYMENT_LIST_LIMIT = 500;
 
-export function listPayments(db: Db, where: { accountId: string } | { storeId: string }) {
-  let query = paymentsWithStore(db);
-  query = 'accountId' in where ? query.where('payments.accountId', '=', where.accountId) : query.where('payments.storeId', '=', where.storeId);
-  return query.orderBy('payments.createdAt', 'desc').orderBy('payments.id').limit(PAYMENT_LIST_LIMIT).execute();
+/** A page of a payments list: keyset after the payment `after`, and the store tab's search and filters. */
+export interface PaymentListPage {
+  limit?: number | undefined;
+  after?: string | undefined;
+  /** An order ID, a customer e-mail (any case) or a payment ID, matched exactly. */
+  search?: string | undefined;
+  status?: PaymentListStatus | undefined;
+  /** UTC days, YYYY-MM-DD, both included. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const hasErrors = sql<boolean>`EXISTS (SELECT 1 FROM payment_errors pe WHERE pe.payment_id = payments.id)`;
+
+/**
+ * Payments into an account or a store, newest first on its (…, created_at, id) index. The
+ * keyset is read from the row `after` within the same account or store, so rows that share a
+ * timestamp are neither skipped nor repeated, and a cursor from elsewhere answers an empty page.
+ */
+export function listPayments(db: Db, where: { accountId: string } | { storeId: string }, page: PaymentListPage = {}) {
+  const [column, owner] = 'accountId' in where ? (['account_id', where.accountId] as const) : (['store_id', where.storeId] as const);
+  let query = paymentsWithStore(db).where(sql<boolean>`payments.${sql.raw(column)} = ${owner}`);
+  if (page.after) {
+    const after = UUID.test(page.after) ? page.after : null;
+    query = query.where(
+      sql<boolean>`(payments.created_at, payments.id) < (SELECT last.created_at, last.id FROM payments last WHERE last.id = ${after}::uuid AND last.${sql.raw(column)} = ${owner})`,
+    );
+  }
+  if (page.search) {
+    const search = page.search;
+    query = query.where((eb) =>
+      eb.or([
+        eb('payments.orderId', '=', search),
+        eb(eb.fn('lower', ['payments.customerEmail']), '=', search.toLowerCase()),
+        ...(UUID.test(search) ? [eb('payments.id', '=', search)] : []),
+      ]),
+    );
+  }
+  if (page.status === 'success') query = query.where('payments.paymentStatus', '=', 'success');
+  if (page.status === 'initiate') query = query.where('payments.paymentStatus', '<>', 'success').where(sql<boolean>`NOT ${hasErrors}`);
+  if (page.status === 'failed') query = query.where('payments.paymentStatus', '<>', 'success').where(hasErrors);
+  if (page.from) query = query.where(sql<boolean>`payments.created_at >= ${page.from}::date`);
+  if (page.to) query = query.where(sql<boolean>`payments.created_at < ${page.to}::date + 1`);
+  return query
+    .orderBy('payments.createdAt', 'desc')
+    .orderBy('payments.id', 'desc')
+    .limit(page.limit ?? PAYMENT_LIST_LIMIT)
+    .execute();
+}
+
+/** The list's counters over every payment of the account or store (not a page of them), in one statement. */
+export async function countPayments(db: Db, where: { accountId: string } | { storeId: string }) {
+  const column = 'accountId' in where ? 'account_id' : 'store_id';
+  const owner = 'accountId' in where ? where.accountId : where.storeId;
+  const { rows } = await sql<{ all: string; succeeded: string; initiated: string; failed: string; refundCount: string; refundedCents: string }>`
+    SELECT count(*) AS "all",
+           count(*) FILTER (WHERE payment_status = 'success') AS succeeded,
+           count(*) FILTER (WHERE payment_status <> 'success' AND NOT ${hasErrors}) AS initiated,
+           count(*) FILTER (WHERE payment_status <> 'success' AND ${hasErrors}) AS failed,
+           (SELECT count(*) FROM refunds r WHERE r.${sql.raw(column)} = ${owner} AND r.payment_id IS NOT NULL AND r.status = 'succeeded') AS refund_count,
+           (SELECT COALESCE(SUM(r.amount_cents), 0) FROM refunds r WHERE r.${sql.raw(column)} = ${owner} AND r.payment_id IS NOT NULL AND r.status = 'succeeded') AS refunded_cents
+    FROM payments WHERE ${sql.raw(column)} = ${owner}`.execute(db);
+  const row = rows[0]!;
+  return {
+    all: Number(row.all),
+    succeeded: Number(row.succeeded),
+    initiated: Number(row.initiated),
+    failed: Number(row.failed),
+    refundCount: Number(row.refundCount),
+    refundedAmount: centsToMajor(asCents(Number(row.refundedCents))),
+  };
 }
 
 export function paymentErrorsOf(db: Db | Trx, paymentIds: string[]) {
@@ -81,19 +153,54 @@ export function ownerFeeSettings(db: Db | Trx, accountId: string) {
 
 /**
  * Takes the payment for one card attempt: only an unpaid payment with no attempt in
- * progress (or one whose lease ran out, e.g. after a crash). Answers false when another
- * attempt holds it or it is paid.
+ * progress (or one whose lease ran out, e.g. after a crash). Answers undefined when another
+ * attempt holds it or it is paid; else, from the same statement, the declines kept on the
+ * payment and on its store in the last hour (for the decline caps).
  */
-export async function leasePayment(db: Db, paymentId: string, seconds: number): Promise<boolean> {
+export async function leasePayment(db: Db, paymentId: string, seconds: number): Promise<{ paymentDeclines: number; storeDeclines: number } | undefined> {
+  const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
   const row = await db
     .updateTable('payments')
     .set({ attemptLeaseUntil: new Date(Date.now() + seconds * 1000) })
     .where('id', '=', paymentId)
     .where('paymentStatus', '=', 'initiate')
     .where((eb) => eb.or([eb('attemptLeaseUntil', 'is', null), eb('attemptLeaseUntil', '<', new Date())]))
-    .returning('id')
+    .returning((eb) => [
+      eb
+        .selectFrom('paymentErrors')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('paymentErrors.paymentId', '=', 'payments.id')
+        .where('paymentErrors.errorCode', 'in', DECLINE_CODES)
+        .as('paymentDeclines'),
+      eb
+        .selectFrom('paymentErrors')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('paymentErrors.storeId', '=', 'payments.storeId')
+        .where('paymentErrors.errorAt', '>', hourAgo)
+        .where('paymentErrors.errorCode', 'in', DECLINE_CODES)
+        .as('storeDeclines'),
+    ])
     .executeTakeFirst();
-  return row !== undefined;
+  return row ? { paymentDeclines: Number(row.paymentDeclines ?? 0), storeDeclines: Number(row.storeDeclines ?? 0) } : undefined;
+}
+
+/** Keeps a refused attempt on the payment (masked source only), with its code so declines can be counted. */
+export async function insertPaymentError(
+  db: Db | Trx,
+  error: { paymentId: string; storeId: string; code: string; message: string; source: { brand: string | null; type: string; number: string } },
+): Promise<void> {
+  await db
+    .insertInto('paymentErrors')
+    .values({
+      paymentId: error.paymentId,
+      storeId: error.storeId,
+      errorCode: error.code,
+      errorMessage: error.message,
+      sourceBrand: error.source.brand,
+      sourceType: error.source.type,
+      sourceNumberMasked: error.source.number,
+    })
+    .execute();
 }
 
 export async function releaseLease(db: Db | Trx, paymentId: string): Promise<void> {

@@ -6,7 +6,9 @@ import {
   completeCardBody,
   directPayBody,
   paymentIdParams,
+  paymentCounters,
   paymentListBody,
+  paymentListQuery,
   paymentMessages,
   paymentResult,
   paymentView,
@@ -19,15 +21,18 @@ import { z } from 'zod';
 import { callerId, defineGuard, requireUser } from '../../http/guards.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
-import { gatewayStoreOf, hasStoreHeaders, requireStoreKey } from '../stores/store-key.guard.ts';
-import { createPayment, getCheckout, getPaymentForOwner, payByWallet, getPaymentForStore, listAccountPayments, listStorePayments, payByCard, payDirect } from './payments.service.ts';
+import { gatewayStoreOf, hasStoreHeaders, refuseSuspendedStoreCheckout, requireStoreKey } from '../stores/store-key.guard.ts';
+import { getPaymentForOwner, getPaymentForStore, listAccountPayments, listStorePayments, paymentCountersOf } from './payment-views.ts';
+import { createPayment, getCheckout, payByWallet, payByCard, payDirect } from './payments.service.ts';
 
 const storeSecurity = [{ storeId: [], storeKey: [] }];
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
 const gatewayErrors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 409: errorEnvelope, 422: errorEnvelope };
 
+const wantsJsonOnly = (accept: string | undefined) => Boolean(accept?.includes('application/json') && !accept.includes('text/html'));
+
 /** The store (by its headers) or the signed-in owner (by token) may read a payment. */
-const storeOrOwner = defineGuard('storeKeyOrUser', async (request, reply) => {
+export const storeOrOwner = defineGuard('storeKeyOrUser', async (request, reply) => {
   if (hasStoreHeaders(request)) return requireStoreKey(request, reply);
   return requireUser(request, reply);
 });
@@ -38,7 +43,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment/web-pay',
     {
-      preHandler: requireStoreKey,
+      onRequest: requireStoreKey,
       schema: {
         tags: ['gateway'],
         summary: 'Create a payment; answers the hosted checkout address for the customer',
@@ -59,18 +64,20 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment/web-pay/redirect',
     {
-      preHandler: requireStoreKey,
+      onRequest: requireStoreKey,
       schema: {
         tags: ['gateway'],
         summary: 'Create a payment and redirect (303) the customer straight to the hosted checkout',
         security: storeSecurity,
         headers: idempotencyHeader,
         body: webPayBody,
-        response: { 303: z.null().describe('Location: the checkout address'), ...gatewayErrors },
+        response: { 200: webPayAnswer, 303: z.null().describe('Location: the checkout address'), ...gatewayErrors },
       },
     },
     async (request, reply) => {
-      const { redirectUrl } = await createPayment(app.ctx, gatewayStoreOf(request), request.body, idempotencyKeyOf(request));
+      const { payment, redirectUrl } = await createPayment(app.ctx, gatewayStoreOf(request), request.body, idempotencyKeyOf(request));
+      // A client that asks for JSON only (a server, the SDK) gets the address to send its customer to instead of following it.
+      if (wantsJsonOnly(request.headers.accept)) return reply.status(200).send({ status: 'success' as const, message: paymentMessages.created, redirectUrl, data: payment });
       return reply.redirect(redirectUrl, 303);
     },
   );
@@ -78,7 +85,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment/web-pay/complete/direct',
     {
-      preHandler: requireStoreKey,
+      onRequest: requireStoreKey,
       schema: {
         tags: ['gateway'],
         summary: 'Server-to-server card payment: create the payment and charge the card in one call',
@@ -99,7 +106,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payment/paymentId/:paymentId',
     {
-      preHandler: storeOrOwner,
+      onRequest: storeOrOwner,
       schema: {
         tags: ['gateway'],
         summary: 'One payment, with its masked card and failed attempts (the store by its headers, or the owner by token)',
@@ -120,6 +127,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment/complete/:paymentId',
     {
+      // A suspended store's checkout answers 403 store_suspended (the check is the stores module's, not the payment services').
+      preHandler: refuseSuspendedStoreCheckout,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['gateway'],
@@ -141,7 +150,9 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment/complete/kestrel/:paymentId',
     {
-      preHandler: requireUser,
+      // A suspended store's checkout answers 403 store_suspended (the check is the stores module's, not the payment services').
+      preHandler: refuseSuspendedStoreCheckout,
+      onRequest: requireUser,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['gateway'],
@@ -159,38 +170,77 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // Paged (issue 20, item 11): keyset `limit` + `cursor`, and the store tab's search and filters.
+  const listDescription =
+    'Paged by keyset: `limit` payments (at most 100; without it the whole list, up to 500) and the `paymentId` of the last one shown as `cursor` for older ones; an empty page is the end. `q` finds an order ID, customer e-mail (any case) or payment ID; `status` is success, initiate or failed; `from`/`to` are UTC days (YYYY-MM-DD), both included.';
+  const pageOf = (query: z.infer<typeof paymentListQuery>) => ({ limit: query.limit, after: query.cursor, search: query.q, status: query.status, from: query.from, to: query.to });
+
   app.post(
     '/payment/account',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payments'],
         summary: 'Payments into one of your accounts, newest first',
+        description: listDescription,
         body: paymentListBody,
+        querystring: paymentListQuery,
         response: { 200: successEnvelope(z.array(paymentView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listAccountPayments(app.ctx, callerId(request), request.body.accountEmail)),
+    async (request) => ok(await listAccountPayments(app.ctx, callerId(request), request.body.accountEmail, pageOf(request.query))),
+  );
+
+  app.post(
+    '/payment/account/summary',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: "The payments list's counters over every payment into one of your accounts",
+        body: paymentListBody,
+        response: { 200: successEnvelope(paymentCounters), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await paymentCountersOf(app.ctx, callerId(request), { accountEmail: request.body.accountEmail })),
   );
 
   app.get(
     '/payment/store/:storeId',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['payments'],
         summary: "One of your stores' payments, newest first",
+        description: listDescription,
         params: storeIdParams,
+        querystring: paymentListQuery,
         response: { 200: successEnvelope(z.array(paymentView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listStorePayments(app.ctx, callerId(request), request.params.storeId)),
+    async (request) => ok(await listStorePayments(app.ctx, callerId(request), request.params.storeId, pageOf(request.query))),
+  );
+
+  app.get(
+    '/payment/store/:storeId/summary',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: "The payments list's counters over every payment of one of your stores",
+        params: storeIdParams,
+        response: { 200: successEnvelope(paymentCounters), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await paymentCountersOf(app.ctx, callerId(request), { storeId: request.params.storeId })),
   );
 
   // Public: the hosted checkout shows it to a shopper with no Kestrel login; the urlId (128 random bits) is the capability.
   app.get(
     '/payment/:urlId',
     {
+      // A suspended store's checkout answers 403 store_suspended (the check is the stores module's, not the payment services').
+      preHandler: refuseSuspendedStoreCheckout,
       schema: {
         tags: ['gateway'],
         summary: 'The hosted checkout view of a payment (store name and logo, amount, status, cancel and return addresses)',

@@ -1,19 +1,15 @@
-import { paymentMessages } from '@kestrel/shared';
+import { MIN_PAYMENT_CENTS, paymentMessages } from '@kestrel/shared';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
+import { walletCents } from '../../../test/ledger-fixtures.ts';
 import { createAccount, createUser } from '../../../test/factories.ts';
 import { card, createPayment, createStore, operatorToken, webPayBodyFor, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { SANDBOX_TEST_CARDS } from './card-processor.ts';
 import { gatewayFeeCents } from './fees.ts';
 
-async function balanceCents(accountId: string): Promise<number> {
-  const { db } = await testServer();
-  const row = await db.selectFrom('ledgerAccounts').select('balanceCents').where('accountId', '=', accountId).where('currency', '=', 'USD').executeTakeFirstOrThrow();
-  return row.balanceCents;
-}
 
 async function paymentsOfStore(storeId: string): Promise<number> {
   const { db } = await testServer();
@@ -161,7 +157,7 @@ describe('POST /v1/payment/web-pay', () => {
     const pay = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card() });
     expect(pay.status).toBe(400);
     expect(pay.body.code).toBe('fee_too_high');
-    expect(await balanceCents(fresh.account.accountId)).toBe(0);
+    expect(await walletCents(fresh.account.accountId)).toBe(0);
   });
 });
 
@@ -180,7 +176,7 @@ describe('card payments', () => {
     expect(redirect.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
 
     // 25.50 - 2% (0.51) = 24.99
-    expect(await balanceCents(fresh.account.accountId)).toBe(2499);
+    expect(await walletCents(fresh.account.accountId)).toBe(2499);
     const { db } = await testServer();
     const postings = await db
       .selectFrom('ledgerPostings')
@@ -228,7 +224,7 @@ describe('card payments', () => {
       'Your card was declined. The sandbox accepts only its published test cards.',
     ]);
     expect(seen.body.data.paymentErrors[0]).toMatchObject({ errorSource: { brand: 'visa', type: 'card', number: '400000******0002' }, errorAt: expect.any(String) });
-    expect(await balanceCents(fresh.account.accountId)).toBe(0);
+    expect(await walletCents(fresh.account.accountId)).toBe(0);
     const paid = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card() });
     expect(paid.status).toBe(200);
   });
@@ -263,7 +259,7 @@ describe('card payments', () => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status !== 200).every((status) => status === 409)).toBe(true);
-    expect(await balanceCents(fresh.account.accountId)).toBe(980);
+    expect(await walletCents(fresh.account.accountId)).toBe(980);
     const { db } = await testServer();
     const ledger = await db.selectFrom('ledgerTransactions').select('id').where(sql<string>`metadata->>'paymentId'`, '=', paymentId).execute();
     expect(ledger).toHaveLength(1);
@@ -279,7 +275,7 @@ describe('card payments', () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.data.tnxId).toBe(first.body.data.tnxId);
-    expect(await balanceCents(fresh.account.accountId)).toBe(980);
+    expect(await walletCents(fresh.account.accountId)).toBe(980);
     const otherCard = await api('POST', `/v1/payment/complete/${paymentId}`, { headers, body: card('5555 5555 5555 4444') });
     expect(otherCard.status).toBe(422);
   });
@@ -288,12 +284,13 @@ describe('card payments', () => {
     const fresh = await createStore();
     const { db } = await testServer();
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 5_000_000 }), async (cents) => {
-        const before = await balanceCents(fresh.account.accountId);
+      // From the minimum payment amount up (issue 19: smaller amounts are refused at web-pay).
+      fc.asyncProperty(fc.integer({ min: MIN_PAYMENT_CENTS, max: 5_000_000 }), async (cents) => {
+        const before = await walletCents(fresh.account.accountId);
         const paymentId = await createPayment(fresh, { amount: cents / 100 });
         const paid = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card() });
         expect(paid.status).toBe(200);
-        const credit = (await balanceCents(fresh.account.accountId)) - before;
+        const credit = (await walletCents(fresh.account.accountId)) - before;
         const row = await db.selectFrom('payments').select('feeCents').where('id', '=', paymentId).executeTakeFirstOrThrow();
         expect(credit + (row.feeCents ?? -1)).toBe(cents);
         expect(row.feeCents).toBe(gatewayFeeCents(cents, 0, '2'));
@@ -310,7 +307,7 @@ describe('POST /v1/payment/web-pay/complete/direct', () => {
     const response = await api('POST', '/v1/payment/web-pay/complete/direct', { headers: fresh.headers, body });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ paymentStatus: 'success', orderId: body.orderId, currency: 'USD', amount: 40, tnxId: expect.stringMatching(/^TNX/) });
-    expect(await balanceCents(fresh.account.accountId)).toBe(3920);
+    expect(await walletCents(fresh.account.accountId)).toBe(3920);
 
     const declinedBody = { ...webPayBodyFor(), ...card('4000 0000 0000 0002') };
     const declined = await api('POST', '/v1/payment/web-pay/complete/direct', { headers: fresh.headers, body: declinedBody });
@@ -355,7 +352,7 @@ describe('reading payments', () => {
     const summary = await api('GET', `/v1/account/${fresh.account.accountNumber}/summary`, { token: fresh.owner.token });
     expect(summary.body.data).toMatchObject({ totalPayments: 2, successPayments: 1 });
     const stores = await api('GET', `/v1/payment_gateway_store/account/${fresh.account.accountEmail}`, { token: fresh.owner.token });
-    expect(stores.body.data.counters).toEqual({ totalPayments: 2, totalSuccess: 1, totalTransactions: 1, totalRefund: 0 });
+    expect(stores.body.data.counters).toEqual({ totalPayments: 2, totalSuccess: 1, totalTransactions: 1, totalRefund: 0, totalRefundAmount: 0 });
   });
 });
 

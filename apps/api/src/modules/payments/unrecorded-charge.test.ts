@@ -15,6 +15,7 @@ function recordingProcessor(): CardProcessor & { voided: string[] } {
     void: async (reference) => {
       voided.push(reference);
     },
+    refund: () => Promise.reject(new Error('not used here')),
   };
 }
 

@@ -1,5 +1,6 @@
+import { storeMessages } from '@kestrel/shared';
 import type { UploadedFile } from '../../http/multipart.ts';
-import { detectImage, removeUploads, saveUpload, uploadDirectory, type DetectedImage } from '../uploads/uploads.ts';
+import { processImageUpload, removeUploads, storeImage as storeProcessedImage, uploadDirectory, type ProcessedImage } from '../uploads/uploads.ts';
 
 /** Where store logos and business documents live under $DATA_DIR/uploads. */
 export const STORE_LOGO_AREA = 'store-logos';
@@ -11,18 +12,19 @@ export interface StoredImage {
   sizeBytes: number;
 }
 
-/** The image type of an upload, or undefined when it is not an image we accept. */
-export function checkStoreImage(file: UploadedFile): Promise<DetectedImage | undefined> {
-  return detectImage(file.bytes);
+/**
+ * A store logo or business document through the upload pipeline (uploads/uploads.ts): checked
+ * by content, polyglots and decompression bombs refused, re-encoded without metadata. Throws
+ * a 400 naming the file and the field otherwise.
+ */
+export function processStoreImage(file: UploadedFile, field: 'storeLogo' | 'businessDocuments'): Promise<ProcessedImage> {
+  return processImageUpload(file, { field, label: storeMessages.imagesOnly });
 }
 
-/**
- * The one place the stores feature stores an image (checked beforehand with checkStoreImage),
- * so a change in how uploads are kept (e.g. re-encoding) is made here only.
- */
-export async function storeImage(dataDir: string, area: string, file: UploadedFile, type: DetectedImage): Promise<StoredImage> {
-  const storedName = await saveUpload(uploadDirectory(dataDir, area), file.bytes, type.extension);
-  return { storedName, mimeType: type.mimeType, sizeBytes: file.bytes.length };
+/** Stores a processed store image; what is kept is the fresh encoding, never the sender's bytes. */
+export async function storeImage(dataDir: string, area: string, image: ProcessedImage): Promise<StoredImage> {
+  const storedName = await storeProcessedImage(uploadDirectory(dataDir, area), image);
+  return { storedName, mimeType: image.mimeType, sizeBytes: image.bytes.length };
 }
 
 export function removeStoreImages(dataDir: string, area: string, storedNames: string[]): Promise<void> {

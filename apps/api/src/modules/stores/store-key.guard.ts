@@ -2,8 +2,9 @@ import { paymentMessages } from '@kestrel/shared';
 import type { FastifyRequest } from 'fastify';
 import { defineGuard } from '../../http/guards.ts';
 import { forbidden, unauthorized } from '../../http/errors.ts';
+import { isUuid } from '../../http/ownership.ts';
 import { decryptStoreKey, storeKeyMatches } from './store-key.ts';
-import { findStoreByPublicId } from './stores.repository.ts';
+import { findStoreByPublicId, storeStatusOfPayment } from './stores.repository.ts';
 
 /** The store a gateway call comes from, set by requireStoreKey. */
 export interface GatewayStore {
@@ -14,13 +15,13 @@ export interface GatewayStore {
   accountId: string;
   storeName: string;
   callbackUrl: string;
-  /** The decrypted key, for signing callbacks; never logged or returned. */
+  /** The store's current decrypted key, for signing (even when the call used the previous one); never logged or returned. */
   storeKey: string;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the requireStoreKey pre-handler. */
+    /** Set by the requireStoreKey guard (an onRequest hook). */
     gatewayStore: GatewayStore | null;
   }
 }
@@ -47,10 +48,16 @@ export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRe
   const presented = header(request, 'storekey');
   if (!storeId || !presented) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
   const row = await findStoreByPublicId(request.server.ctx.db, storeId);
-  // An unknown store still pays for one comparison, so both failures take the same time.
+  // An unknown store still pays for the same two comparisons, so every failure takes the same time.
   const actual = row ? decryptStoreKey(secretKey, row.storeKeyEncrypted) : `unknown-store-${storeId}`;
-  if (!storeKeyMatches(secretKey, actual, presented) || !row) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
+  // After a rotation the replaced key is accepted until it expires (STORE_KEY_GRACE_HOURS).
+  const previousValid = row?.previousStoreKeyEncrypted && row.previousStoreKeyExpiresAt && row.previousStoreKeyExpiresAt.getTime() > Date.now();
+  const previous = previousValid ? decryptStoreKey(secretKey, row.previousStoreKeyEncrypted!) : `no-previous-key-${storeId}`;
+  const matchesCurrent = storeKeyMatches(secretKey, actual, presented);
+  const matchesPrevious = storeKeyMatches(secretKey, previous, presented) && Boolean(previousValid);
+  if (!row || !(matchesCurrent || matchesPrevious)) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
   if (row.status === 'Pending') throw forbidden(paymentMessages.storePending, 'store_pending');
+  if (row.status === 'Suspended') throw forbidden(paymentMessages.storeSuspended, 'store_suspended');
   if (row.status !== 'Approved') throw forbidden(paymentMessages.storeRejected(row.statusReason ?? 'no reason given'), 'store_rejected');
   request.gatewayStore = {
     id: row.id,
@@ -66,4 +73,21 @@ export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRe
 export function gatewayStoreOf(request: FastifyRequest): GatewayStore {
   if (!request.gatewayStore) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
   return request.gatewayStore;
+}
+
+/**
+ * Pre-handler for the checkout's public routes (by `:urlId` or `:paymentId`): a suspended
+ * store's checkout answers 403 store_suspended, as its gateway calls do. Runs after the
+ * params are validated; an unknown payment passes on to the route's own 404.
+ */
+export async function refuseSuspendedStoreCheckout(request: FastifyRequest): Promise<void> {
+  const { urlId, paymentId } = request.params as { urlId?: string; paymentId?: string };
+  let by: { paymentId: string } | { urlId: string };
+  if (paymentId !== undefined) {
+    if (!isUuid(paymentId)) return;
+    by = { paymentId };
+  } else if (urlId !== undefined) by = { urlId };
+  else return;
+  const store = await storeStatusOfPayment(request.server.ctx.db, by);
+  if (store?.status === 'Suspended') throw forbidden(paymentMessages.storeSuspended, 'store_suspended');
 }

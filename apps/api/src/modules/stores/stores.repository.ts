@@ -1,6 +1,7 @@
 import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
+import type { StoreStatus } from '../../db/schema.ts';
 
 const storeColumns = [
   'stores.id',
@@ -11,6 +12,9 @@ const storeColumns = [
   'stores.callbackUrl',
   'stores.logoStoredName',
   'stores.storeKeyEncrypted',
+  'stores.previousStoreKeyEncrypted',
+  'stores.previousStoreKeyExpiresAt',
+  'stores.storeKeyRotatedAt',
   'stores.status',
   'stores.statusReason',
   'stores.createdAt',
@@ -43,7 +47,7 @@ export function listAccountStores(db: Db | Trx, accountId: string) {
   return storesWithAccount(db).where('stores.accountId', '=', accountId).orderBy('stores.createdAt', 'desc').orderBy('stores.id').execute();
 }
 
-export function listStoresByStatus(db: Db, status: 'Pending' | 'Approved' | 'Rejected', limit = 200) {
+export function listStoresByStatus(db: Db, status: StoreStatus, limit = 200) {
   return storesWithAccount(db)
     .where('stores.status', '=', status)
     .orderBy('stores.createdAt')
@@ -65,6 +69,18 @@ export async function accountPaymentCounters(db: Db, accountId: string): Promise
   return { total: Number(row.total), success: Number(row.success) };
 }
 
+/** The gateway list's refund counters: refunds of the account's gateway payments that succeeded, and their sum in cents. */
+export async function accountRefundCounters(db: Db, accountId: string): Promise<{ count: number; cents: number }> {
+  const row = await db
+    .selectFrom('refunds')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.coalesce(eb.fn.sum<string>('amountCents'), eb.lit(0)).as('cents')])
+    .where('accountId', '=', accountId)
+    .where('paymentId', 'is not', null)
+    .where('status', '=', 'succeeded')
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), cents: Number(row.cents) };
+}
+
 export function storeDocumentsOf(db: Db, storeIds: string[]) {
   if (storeIds.length === 0) return Promise.resolve([]);
   return db.selectFrom('storeDocuments').select(['id', 'storeId']).where('storeId', 'in', storeIds).orderBy('createdAt').orderBy('id').execute();
@@ -78,4 +94,10 @@ export function findStoreDocument(db: Db, storeId: string, documentId: string) {
     .where('stores.storeId', '=', storeId)
     .where('storeDocuments.id', '=', documentId)
     .executeTakeFirst();
+}
+
+/** The status of the store a payment belongs to, by the payment's id or its checkout urlId (for the checkout's suspension check). */
+export function storeStatusOfPayment(db: Db | Trx, by: { paymentId: string } | { urlId: string }) {
+  const query = db.selectFrom('payments').innerJoin('stores', 'stores.id', 'payments.storeId').select(['stores.status', 'stores.statusReason']);
+  return ('paymentId' in by ? query.where('payments.id', '=', by.paymentId) : query.where('payments.urlId', '=', by.urlId)).executeTakeFirst();
 }

@@ -2,6 +2,7 @@ import {
   accountEmailParams,
   createStoreFields,
   rejectStoreBody,
+  rotateStoreKeyBody,
   storeIdParams,
   storeListView,
   storeMessages,
@@ -16,13 +17,13 @@ import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { readMultipart } from '../../http/multipart.ts';
-import { createStore, getStore, listStores, listStoresForReview, MAX_BUSINESS_DOCUMENTS, readStoreDocument, readStoreLogo, reviewStore } from './stores.service.ts';
+import { createStore, getStore, listStores, listStoresForReview, MAX_BUSINESS_DOCUMENTS, readStoreDocument, readStoreLogo, reviewStore, rotateStoreKey } from './stores.service.ts';
 
 export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment_gateway_store/create',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 30, timeWindow: '1 hour' } },
       schema: {
         tags: ['stores'],
@@ -55,7 +56,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payment_gateway_store/account/:accountEmail',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['stores'],
         summary: "The stores of one of your accounts, newest first, with the account's payment counters",
@@ -69,7 +70,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payment_gateway_store/:storeId',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['stores'],
         summary: 'One of your stores (404 for anyone else)',
@@ -101,7 +102,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/stores',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Stores by status, oldest first (operators only)',
@@ -115,7 +116,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/operator/stores/:storeId/documents/:documentId',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: "A store's business document image (operators only)",
@@ -129,36 +130,43 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/operator/stores/:storeId/approve',
-    {
-      preHandler: requireOperator,
-      schema: {
-        tags: ['operator'],
-        summary: 'Approve a Pending store (operators only)',
-        params: storeIdParams,
-        response: { 200: successEnvelope(storeView), 404: errorEnvelope, 409: errorEnvelope },
+  // Every store decision takes a reason (kept in the audit log; a rejection's or suspension's is shown to the owner).
+  const decisions = [
+    { action: 'approve', summary: 'Approve a Pending store, with a reason (operators only; never their own store)', message: storeMessages.approved },
+    { action: 'reject', summary: 'Reject a Pending store with a reason the owner sees (operators only; never their own store)', message: storeMessages.rejected },
+    { action: 'suspend', summary: 'Suspend an Approved store with a reason the owner sees: its gateway calls and checkout answer 403 store_suspended (operators only)', message: storeMessages.suspended },
+    { action: 'reinstate', summary: 'Reinstate a Suspended store, with a reason (operators only)', message: storeMessages.reinstated },
+  ] as const;
+  for (const decision of decisions) {
+    app.post(
+      `/operator/stores/:storeId/${decision.action}`,
+      {
+        onRequest: requireOperator,
+        schema: {
+          tags: ['operator'],
+          summary: decision.summary,
+          params: storeIdParams,
+          body: rejectStoreBody,
+          response: { 200: successEnvelope(storeView), 400: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+        },
       },
-    },
-    async (request) => ok(await reviewStore(app.ctx, callerId(request), request.params.storeId, { status: 'Approved' }, clientIp(request)), storeMessages.approved),
-  );
+      async (request) => ok(await reviewStore(app.ctx, callerId(request), request.params.storeId, decision.action, request.body.reason, clientIp(request)), decision.message),
+    );
+  }
 
   app.post(
-    '/operator/stores/:storeId/reject',
+    '/payment_gateway_store/:storeId/rotate-key',
     {
-      preHandler: requireOperator,
+      onRequest: requireUser,
+      config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
       schema: {
-        tags: ['operator'],
-        summary: 'Reject a Pending store with a reason the owner sees (operators only)',
+        tags: ['stores'],
+        summary: "Replace one of your stores' storeKey (TPIN required): the new key works at once, the previous one for 24 more hours",
         params: storeIdParams,
-        body: rejectStoreBody,
-        response: { 200: successEnvelope(storeView), 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+        body: rotateStoreKeyBody,
+        response: { 200: successEnvelope(storeView), 400: errorEnvelope, 404: errorEnvelope, 423: errorEnvelope },
       },
     },
-    async (request) =>
-      ok(
-        await reviewStore(app.ctx, callerId(request), request.params.storeId, { status: 'Rejected', reason: request.body.reason }, clientIp(request)),
-        storeMessages.rejected,
-      ),
+    async (request) => ok(await rotateStoreKey(app.ctx, callerId(request), request.params.storeId, request.body.tpin, clientIp(request)), storeMessages.keyRotated),
   );
 };

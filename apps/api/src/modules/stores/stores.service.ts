@@ -1,19 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { storeMessages, type CreateStoreFields, type StoreListView, type StoreReviewView, type StoreView } from '@kestrel/shared';
+import { asCents, centsToMajor, STORE_KEY_GRACE_HOURS, storeMessages, type CreateStoreFields, type StoreStatus, type StoreListView, type StoreReviewView, type StoreView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
-import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
-import { countAccountTransactions } from '../accounts/accounts.repository.ts';
+import { assertNotOwnAccount, findOwnedAccount, isUuid } from '../../http/ownership.ts';
+import { countAccountTransactions } from '../accounts/accounts.service.ts';
 import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
-import { recordActivity } from '../activities/activities.repository.ts';
+import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { urlTargetsPrivateAddress } from '../../security/private-addresses.ts';
 import { storedUploadPath, uploadDirectory } from '../uploads/uploads.ts';
 import { decryptStoreKey, encryptStoreKey, newStoreId, newStoreKey } from './store-key.ts';
-import { checkStoreImage, removeStoreImages, STORE_DOCUMENT_AREA, STORE_LOGO_AREA, storeImage, type StoredImage } from './store-images.ts';
+import { processStoreImage, removeStoreImages, STORE_DOCUMENT_AREA, STORE_LOGO_AREA, storeImage, type StoredImage } from './store-images.ts';
 import {
   accountPaymentCounters,
+  accountRefundCounters,
   findOwnedStore,
   findStoreByPublicId,
   findStoreDocument,
@@ -23,9 +25,19 @@ import {
   type StoreRow,
 } from './stores.repository.ts';
 
+// Other modules read this module's tables through these (lint keeps them out of its repository).
+export { accountPaymentCountersQuery, findOwnedStore } from './stores.repository.ts';
+
 export const MAX_BUSINESS_DOCUMENTS = 9;
 
 export const storeLogoUrl = (storedName: string) => `/v1/store-logos/${storedName}`;
+
+/** The key replaced by the last rotation, while it is still accepted; after its expiry it is not shown. */
+function previousKeyOf(ctx: AppContext, row: StoreRow): Pick<StoreView, 'previousStoreKey' | 'previousStoreKeyExpiresAt'> {
+  const expiresAt = row.previousStoreKeyExpiresAt;
+  if (!row.previousStoreKeyEncrypted || !expiresAt || expiresAt.getTime() <= Date.now()) return { previousStoreKey: null, previousStoreKeyExpiresAt: null };
+  return { previousStoreKey: decryptStoreKey(ctx.config.secretKey, row.previousStoreKeyEncrypted), previousStoreKeyExpiresAt: expiresAt.toISOString() };
+}
 
 function storeView(ctx: AppContext, row: StoreRow): StoreView {
   return {
@@ -40,23 +52,22 @@ function storeView(ctx: AppContext, row: StoreRow): StoreView {
     accountNumber: row.accountNumber,
     status: row.status,
     statusReason: row.statusReason,
+    ...previousKeyOf(ctx, row),
+    storeKeyRotatedAt: row.storeKeyRotatedAt ? row.storeKeyRotatedAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
-async function checkImages(files: UploadedFile[], field: string) {
-  const checked = [];
-  for (const file of files) {
-    const type = await checkStoreImage(file);
-    if (!type) throw badRequest(`${storeMessages.imagesOnly}: '${file.fileName}' is not an image`, { [field]: storeMessages.imagesOnly }, 'not_an_image');
-    checked.push({ file, type });
-  }
-  return checked;
+/** Every file through the upload pipeline (re-encoded, metadata stripped) before anything is stored. */
+async function processImages(files: UploadedFile[], field: 'storeLogo' | 'businessDocuments') {
+  const processed = [];
+  for (const file of files) processed.push(await processStoreImage(file, field));
+  return processed;
 }
 
 /**
- * POST /v1/payment_gateway_store/create. Everything is checked (ownership, files by content,
- * then the TPIN with its lockout) before anything is stored; the images are written under
+ * POST /v1/payment_gateway_store/create. Everything is checked (ownership, files through the
+ * upload pipeline, then the TPIN with its lockout) before anything is stored; the images are written under
  * random names and recorded with the store in one transaction (removed again if it fails).
  */
 export async function createStore(ctx: AppContext, callerId: string, fields: CreateStoreFields, files: UploadedFile[], ip: string): Promise<StoreView> {
@@ -64,22 +75,27 @@ export async function createStore(ctx: AppContext, callerId: string, fields: Cre
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, fields.accountKey);
   if (!account) throw notFound('Account not available!', 'account_not_found');
 
+  // Resolved here, before any transaction (a DNS lookup is a network call); delivery checks again.
+  if (!ctx.config.allowPrivateCallbacks && (await urlTargetsPrivateAddress(fields.callbackURL))) {
+    throw badRequest(storeMessages.callbackUrlPrivate, { callbackURL: storeMessages.callbackUrlPrivate }, 'callback_url_private');
+  }
+
   const logos = files.filter((file) => file.fieldName === 'storeLogo');
   const documents = files.filter((file) => file.fieldName !== 'storeLogo');
   if (logos.length === 0) throw badRequest(storeMessages.logoRequired, { storeLogo: storeMessages.logoRequired }, 'store_logo_required');
   if (logos.length > 1) throw badRequest(storeMessages.oneLogo, { storeLogo: storeMessages.oneLogo }, 'store_logo_one');
   if (documents.length === 0) throw badRequest(storeMessages.documentsRequired, { businessDocuments: storeMessages.documentsRequired }, 'business_documents_required');
   if (documents.length > MAX_BUSINESS_DOCUMENTS) throw badRequest(storeMessages.tooMany, { businessDocuments: storeMessages.tooMany }, 'too_many_files');
-  const [logo] = await checkImages(logos, 'storeLogo');
-  const checkedDocuments = await checkImages(documents, 'businessDocuments');
+  const [logo] = await processImages(logos, 'storeLogo');
+  const processedDocuments = await processImages(documents, 'businessDocuments');
 
   await checkTpin(ctx.db, ctx.config.secretKey, account.id, fields.tpin, callerId, account);
 
   const savedLogo: StoredImage[] = [];
   const savedDocuments: StoredImage[] = [];
   try {
-    savedLogo.push(await storeImage(ctx.config.dataDir, STORE_LOGO_AREA, logo!.file, logo!.type));
-    for (const { file, type } of checkedDocuments) savedDocuments.push(await storeImage(ctx.config.dataDir, STORE_DOCUMENT_AREA, file, type));
+    savedLogo.push(await storeImage(ctx.config.dataDir, STORE_LOGO_AREA, logo!));
+    for (const document of processedDocuments) savedDocuments.push(await storeImage(ctx.config.dataDir, STORE_DOCUMENT_AREA, document));
     const storeId = newStoreId();
     await inTransaction(ctx.db, async (trx) => {
       await assertTpinNotLocked(trx, account.id);
@@ -119,15 +135,22 @@ export async function createStore(ctx: AppContext, callerId: string, fields: Cre
 export async function listStores(ctx: AppContext, callerId: string, accountEmail: string): Promise<StoreListView> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountEmail);
   if (!account) throw notFound('Account not available!', 'account_not_found');
-  const [rows, counters, transactions] = await Promise.all([
+  const [rows, counters, transactions, refunds] = await Promise.all([
     listAccountStores(ctx.db, account.id),
     accountPaymentCounters(ctx.db, account.id),
     countAccountTransactions(ctx.db, account.id),
+    accountRefundCounters(ctx.db, account.id),
   ]);
   return {
     stores: rows.map((row) => storeView(ctx, row)),
-    // Refunds do not exist yet, so the refund counter is truly 0.
-    counters: { totalPayments: counters.total, totalSuccess: counters.success, totalTransactions: transactions, totalRefund: 0 },
+    // Total Refund: the refunds of the account's gateway payments that succeeded (issue 23), and their sum.
+    counters: {
+      totalPayments: counters.total,
+      totalSuccess: counters.success,
+      totalTransactions: transactions,
+      totalRefund: refunds.count,
+      totalRefundAmount: centsToMajor(asCents(refunds.cents)),
+    },
   };
 }
 
@@ -150,11 +173,11 @@ export async function readStoreLogo(ctx: AppContext, storedName: string) {
 }
 
 /** GET /v1/operator/stores?status=: stores by status, oldest first (operators only). */
-export async function listStoresForReview(ctx: AppContext, status: 'Pending' | 'Approved' | 'Rejected'): Promise<StoreReviewView[]> {
+export async function listStoresForReview(ctx: AppContext, status: StoreStatus): Promise<StoreReviewView[]> {
   const rows = await listStoresByStatus(ctx.db, status);
   const documents = await storeDocumentsOf(ctx.db, rows.map((row) => row.id));
   return rows.map((row) => {
-    const { storeKey: _hidden, ...view } = storeView(ctx, row);
+    const { storeKey: _hidden, previousStoreKey: _hiddenToo, ...view } = storeView(ctx, row);
     return {
       ...view,
       documents: documents
@@ -175,43 +198,81 @@ export async function readStoreDocument(ctx: AppContext, storeId: string, docume
   return { bytes, mimeType: document.mimeType };
 }
 
+/** The operator's store decisions: from which status, to which, and what the owner and the audit log are told. */
+const STORE_MOVES = {
+  approve: { from: 'Pending', to: 'Approved', notFrom: storeMessages.notPending, activity: 'Payment gateway store approved', audit: 'store.approved' },
+  reject: { from: 'Pending', to: 'Rejected', notFrom: storeMessages.notPending, activity: 'Payment gateway store rejected', audit: 'store.rejected' },
+  suspend: { from: 'Approved', to: 'Suspended', notFrom: storeMessages.notApproved, activity: 'Payment gateway store suspended', audit: 'store.suspended' },
+  reinstate: { from: 'Suspended', to: 'Approved', notFrom: storeMessages.notSuspended, activity: 'Payment gateway store reinstated', audit: 'store.reinstated' },
+} as const;
+export type StoreDecision = keyof typeof STORE_MOVES;
+
 /**
- * Operators approve or reject a Pending store (a rejection needs a reason, shown to the
- * owner). Audited, and the owner gets an activity.
+ * Operators approve or reject a Pending store, suspend an Approved one and reinstate a
+ * Suspended one — one operator, never on their own store, always with a reason. Rejected and
+ * Suspended keep the reason for the owner to see. Audited, and the owner gets an activity.
  */
-export async function reviewStore(
-  ctx: AppContext,
-  operatorId: string,
-  storeId: string,
-  decision: { status: 'Approved' } | { status: 'Rejected'; reason: string },
-  ip: string,
-): Promise<StoreView> {
+export async function reviewStore(ctx: AppContext, operatorId: string, storeId: string, decision: StoreDecision, reason: string, ip: string): Promise<StoreView> {
+  const move = STORE_MOVES[decision];
   await inTransaction(ctx.db, async (trx) => {
-    const store = await trx.selectFrom('stores').select(['id', 'accountId', 'status', 'storeName']).where('storeId', '=', storeId).forUpdate().executeTakeFirst();
+    const store = await trx.selectFrom('stores').select(['id', 'accountId', 'status', 'statusReason', 'storeName']).where('storeId', '=', storeId).forUpdate().executeTakeFirst();
     if (!store) throw notFound(storeMessages.notFound, 'store_not_found');
-    if (store.status !== 'Pending') throw new AppError(409, 'store_not_pending', storeMessages.notPending);
-    const reason = decision.status === 'Rejected' ? decision.reason : null;
+    await assertNotOwnAccount(trx, operatorId, store.accountId);
+    if (store.status !== move.from) throw new AppError(409, decision === 'approve' || decision === 'reject' ? 'store_not_pending' : 'store_status_conflict', move.notFrom);
+    const statusReason = move.to === 'Rejected' || move.to === 'Suspended' ? reason : null;
     await trx
       .updateTable('stores')
-      .set({ status: decision.status, statusReason: reason, reviewedBy: operatorId, reviewedAt: new Date(), updatedAt: new Date() })
+      .set({ status: move.to, statusReason, reviewedBy: operatorId, reviewedAt: new Date(), updatedAt: new Date() })
       .where('id', '=', store.id)
       .execute();
-    await recordActivity(
-      trx,
-      store.accountId,
-      decision.status === 'Approved' ? 'Payment gateway store approved' : 'Payment gateway store rejected',
-      decision.status === 'Approved' ? `${store.storeName} (${storeId}) can now take payments` : `${store.storeName} (${storeId}): ${reason}`,
-    );
+    const said: Record<StoreDecision, string> = {
+      approve: `${store.storeName} (${storeId}) can now take payments`,
+      reject: `${store.storeName} (${storeId}): ${reason}`,
+      suspend: `${store.storeName} (${storeId}) cannot take payments until it is reinstated: ${reason}`,
+      reinstate: `${store.storeName} (${storeId}) can take payments again`,
+    };
+    await recordActivity(trx, store.accountId, move.activity, said[decision]);
     await recordAudit(trx, {
       actorUserId: operatorId,
-      action: decision.status === 'Approved' ? 'store.approved' : 'store.rejected',
+      action: move.audit,
       subjectType: 'store',
       subjectId: storeId,
       ip,
-      details: reason ? { reason } : {},
+      details: { reason, before: { status: store.status, statusReason: store.statusReason }, after: { status: move.to, statusReason } },
     });
   });
   const row = await findStoreByPublicId(ctx.db, storeId);
   if (!row) throw notFound(storeMessages.notFound, 'store_not_found');
   return storeView(ctx, row);
+}
+
+/**
+ * POST /v1/payment_gateway_store/{storeId}/rotate-key: the owner (with the account's TPIN)
+ * gets a new storeKey at once; the key it replaces keeps working for STORE_KEY_GRACE_HOURS
+ * so the shop can switch without downtime. A key older than that is forgotten.
+ */
+export async function rotateStoreKey(ctx: AppContext, callerId: string, storeId: string, tpin: string, ip: string): Promise<StoreView> {
+  const owned = await findOwnedStore(ctx.db, callerId, storeId);
+  if (!owned) throw notFound(storeMessages.notFound, 'store_not_found');
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, owned.accountId);
+  if (!account) throw notFound(storeMessages.notFound, 'store_not_found');
+  await checkTpin(ctx.db, ctx.config.secretKey, account.id, tpin, callerId, account);
+  await inTransaction(ctx.db, async (trx) => {
+    const store = await trx.selectFrom('stores').select(['id', 'storeKeyEncrypted']).where('storeId', '=', storeId).forUpdate().executeTakeFirstOrThrow();
+    const now = new Date();
+    await trx
+      .updateTable('stores')
+      .set({
+        storeKeyEncrypted: encryptStoreKey(ctx.config.secretKey, newStoreKey()),
+        previousStoreKeyEncrypted: store.storeKeyEncrypted,
+        previousStoreKeyExpiresAt: new Date(now.getTime() + STORE_KEY_GRACE_HOURS * 60 * 60 * 1000),
+        storeKeyRotatedAt: now,
+        updatedAt: now,
+      })
+      .where('id', '=', store.id)
+      .execute();
+    await recordActivity(trx, account.id, 'Store key rotated', `${owned.storeName} (${storeId}): the previous key works for ${STORE_KEY_GRACE_HOURS} more hours`);
+    await recordAudit(trx, { actorUserId: callerId, action: 'store.key_rotated', subjectType: 'store', subjectId: storeId, ip, details: { graceHours: STORE_KEY_GRACE_HOURS } });
+  });
+  return getStore(ctx, callerId, storeId);
 }

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { storeMessages } from '@kestrel/shared';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { createAccount, createUser } from '../../../test/factories.ts';
@@ -134,7 +135,7 @@ describe('reading stores', () => {
     const list = await api('GET', `/v1/payment_gateway_store/account/${store.account.accountEmail.toUpperCase()}`, { token: store.owner.token });
     expect(list.status).toBe(200);
     expect(list.body.data.stores.map((entry: { storeId: string }) => entry.storeId)).toEqual([store.storeId]);
-    expect(list.body.data.counters).toEqual({ totalPayments: 0, totalSuccess: 0, totalTransactions: 0, totalRefund: 0 });
+    expect(list.body.data.counters).toEqual({ totalPayments: 0, totalSuccess: 0, totalTransactions: 0, totalRefund: 0, totalRefundAmount: 0 });
 
     for (const path of [`/v1/payment_gateway_store/${store.storeId}`, `/v1/payment_gateway_store/account/${store.account.accountEmail}`]) {
       const response = await api('GET', path, { token: stranger.token });
@@ -159,13 +160,18 @@ describe('store review by operators', () => {
     const document = await fetch(`${baseUrl}${entry.documents[0].url}`, { headers: { authorization: token } });
     expect(document.status).toBe(200);
     expect(document.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await document.arrayBuffer()).equals(tinyPng())).toBe(true);
+    // A fresh (lossless) encoding of the uploaded pixels, not the uploaded bytes (the upload pipeline).
+    const pixels = (bytes: Buffer) => sharp(bytes).raw().toBuffer();
+    expect((await pixels(Buffer.from(await document.arrayBuffer()))).equals(await pixels(tinyPng()))).toBe(true);
     expect((await fetch(`${baseUrl}${entry.documents[0].url}`, { headers: { authorization: store.owner.token } })).status).toBe(404);
 
-    const approved = await api('POST', `/v1/operator/stores/${store.storeId}/approve`, { token });
+    const noReason = await api('POST', `/v1/operator/stores/${store.storeId}/approve`, { token, body: {} });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.error).toBe(storeMessages.reasonRequired);
+    const approved = await api('POST', `/v1/operator/stores/${store.storeId}/approve`, { token, body: { reason: 'Documents match the shop' } });
     expect(approved.status).toBe(200);
     expect(approved.body.data.status).toBe('Approved');
-    const again = await api('POST', `/v1/operator/stores/${store.storeId}/approve`, { token });
+    const again = await api('POST', `/v1/operator/stores/${store.storeId}/approve`, { token, body: { reason: 'again' } });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe(storeMessages.notPending);
 

@@ -8,7 +8,7 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/transaction/account/:accountNumber',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['transactions'],
         summary: `Transactions of one of your accounts, newest first, grouped by day (latest ${TRANSACTION_LIST_LIMIT})`,

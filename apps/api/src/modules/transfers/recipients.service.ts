@@ -1,23 +1,23 @@
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound, tooManyRequests } from '../../http/errors.ts';
 import { countersOf, exceeded } from '../../http/rate-limit.ts';
-import { messages, transferMessages, type Recipient } from '@kestrel/shared';
+import { messages, RECIPIENT_LOOKUPS_PER_DAY, RECIPIENT_SEARCH_MIN_LENGTH, transferMessages, type Recipient } from '@kestrel/shared';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { recentRecipients } from './transfers.repository.ts';
 
 export const SEARCH_RESULT_LIMIT = 20;
 export const RECENT_RECIPIENT_LIMIT = 10;
-/** Names are matched by part only from this many characters, so one letter cannot list everyone. */
-export const NAME_SEARCH_MIN_LENGTH = 2;
-
 
 export const SEARCH_NOT_ALLOWED = 'Verify your email and open an account before searching for recipients';
 /** Searches per signed-in user per minute (the route also limits each address). */
 export const SEARCH_LIMIT_PER_USER = { max: 30, windowMs: 60_000 } as const;
+/** Searches and look-ups per user per day: holds with RATE_LIMITS=off too, like the sign-in's per-e-mail budget. */
+export const SEARCH_DAILY_CAP = { max: RECIPIENT_LOOKUPS_PER_DAY, windowMs: 24 * 60 * 60_000 } as const;
 
 /**
  * Who may search the directory: a user with a verified e-mail and at least one account (a
- * throw-away sign-up cannot harvest it), within a per-user budget on top of the per-address one.
+ * throw-away sign-up cannot harvest it), within a per-user budget a minute and a cap a day,
+ * on top of the per-address limit of the route.
  */
 async function assertMaySearch(ctx: AppContext, callerId: string): Promise<void> {
   const caller = await ctx.db
@@ -26,9 +26,21 @@ async function assertMaySearch(ctx: AppContext, callerId: string): Promise<void>
     .where('id', '=', callerId)
     .executeTakeFirst();
   if (!caller?.isEmailVerified || !caller.hasAccount) throw forbidden(SEARCH_NOT_ALLOWED, 'search_not_allowed');
-  if (!ctx.config.rateLimits) return;
-  const limits = [{ key: `search:user:${callerId}`, ...SEARCH_LIMIT_PER_USER }];
-  if (exceeded(limits, await countersOf(ctx).take(limits))) throw tooManyRequests();
+  const daily = { key: `search:user-day:${callerId}`, ...SEARCH_DAILY_CAP };
+  const limits = ctx.config.rateLimits ? [daily, { key: `search:user:${callerId}`, ...SEARCH_LIMIT_PER_USER }] : [daily];
+  const over = exceeded(limits, await countersOf(ctx).take(limits));
+  if (over?.limit === daily) throw tooManyRequests(transferMessages.searchDailyCap, 'search_daily_cap');
+  if (over) throw tooManyRequests();
+}
+
+/**
+ * "Alice Cooper" → "Alice C.": enough for a sender to recognise the person they meant, not
+ * enough to learn who holds an e-mail address or phone number they tried.
+ */
+export function maskHolderName(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return words[0] ?? '';
+  return `${words[0]} ${words[words.length - 1]!.charAt(0).toUpperCase()}.`;
 }
 
 function escapeLike(text: string): string {
@@ -59,14 +71,17 @@ function recipientView(
  * current (sending) account, `excludeAccountNumber`, is left out (spec, section 2,
  * 'Recipient search'): a holder with a personal and a business account can pay one from the
  * other. E-mail and phone are only echoed back when the caller already typed them exactly.
+ * The holder's name is masked ("Alice C.") until the sender picks the recipient (the look-up
+ * by user name, findRecipient); a query shorter than RECIPIENT_SEARCH_MIN_LENGTH matches
+ * nothing and uses no budget.
  */
 export async function searchRecipients(ctx: AppContext, callerId: string, rawQuery: string, excludeAccountNumber?: string): Promise<Recipient[]> {
-  await assertMaySearch(ctx, callerId);
   const query = rawQuery.trim();
-  if (!query) return [];
+  if (query.length < RECIPIENT_SEARCH_MIN_LENGTH) return [];
+  await assertMaySearch(ctx, callerId);
   const lower = query.toLowerCase();
   const phone = query.replace(/[\s-]/g, '');
-  const byName = query.length >= NAME_SEARCH_MIN_LENGTH ? `%${escapeLike(lower)}%` : undefined;
+  const byName = `%${escapeLike(lower)}%`;
 
   let search = ctx.db
     .selectFrom('accounts')
@@ -87,7 +102,8 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
         eb(eb.fn('lower', ['accountEmail']), '=', lower),
         eb('accountPhone', '=', phone),
         eb(eb.fn('lower', ['userName']), '=', lower),
-        ...(byName ? [eb(eb.fn('lower', ['accountHolderName']), 'like', byName), eb(eb.fn('lower', ['businessName']), 'like', byName)] : []),
+        eb(eb.fn('lower', ['accountHolderName']), 'like', byName),
+        eb(eb.fn('lower', ['businessName']), 'like', byName),
       ]),
     );
   if (excludeAccountNumber) search = search.where('accountNumber', '<>', excludeAccountNumber);
@@ -98,13 +114,14 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
     .orderBy('accountNumber')
     .limit(SEARCH_RESULT_LIMIT)
     .execute();
-  return rows.map((row) => recipientView(row, { email: lower, phone }));
+  return rows.map((row) => ({ ...recipientView(row, { email: lower, phone }), accountHolderName: maskHolderName(row.accountHolderName) }));
 }
 
 /**
  * GET /v1/recipients/{userName}: the account with exactly this user name (any holder, the
- * caller's own other accounts included), for the Complete Transfer page. The same facts
- * the search shows for an exact user name; no e-mail or phone.
+ * caller's own other accounts included), for the Complete Transfer page: the recipient the
+ * sender picked, with the holder's name in full (the spec's read-only recipient name); no
+ * e-mail or phone. Counted in the same daily cap as the searches.
  */
 export async function findRecipient(ctx: AppContext, callerId: string, userName: string): Promise<Recipient> {
   // An exact lookup is a directory query too: the same gate as the search.

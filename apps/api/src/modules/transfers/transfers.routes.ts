@@ -13,7 +13,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/search',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
         tags: ['transfers'],
@@ -31,7 +31,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/recipients/:userName',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
         tags: ['transfers'],
@@ -46,7 +46,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/account/transfer_balance/recent/:accountNumber',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['transfers'],
         summary: 'The latest distinct recipients of one of your accounts',
@@ -60,7 +60,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/account/transfer_balance',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
       schema: {
         tags: ['transfers'],

@@ -1,7 +1,7 @@
 import { messages } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
-import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createAccount, createHolder, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 
 async function balanceCents(user: TestUser, account: TestAccount): Promise<number> {
@@ -9,13 +9,6 @@ async function balanceCents(user: TestUser, account: TestAccount): Promise<numbe
   expect(response.status).toBe(200);
   const usd = (response.body.data.balance as { currency: string; amount: number }[]).find((b) => b.currency === 'USD');
   return Math.round((usd?.amount ?? 0) * 100);
-}
-
-async function holder(fundCents = 0) {
-  const user = await createUser();
-  const account = await createAccount(user);
-  if (fundCents) await fundAccount(account.accountId, fundCents);
-  return { user, account };
 }
 
 function transfer(from: { user: TestUser; account: TestAccount }, to: TestAccount, amount: number | string, options: { tpin?: string | number; key?: string } = {}) {
@@ -35,8 +28,8 @@ function transfer(from: { user: TestUser; account: TestAccount }, to: TestAccoun
 
 describe('POST /v1/account/transfer_balance', () => {
   it('moves money, answers "Fund transfer successfull" and the remaining balance', async () => {
-    const alice = await holder(10_000);
-    const bob = await holder();
+    const alice = await createHolder(10_000);
+    const bob = await createHolder();
     const response = await transfer(alice, bob.account, 25.5);
     expect(response.status).toBe(200);
     expect(response.body.message).toBe('Fund transfer successfull');
@@ -46,8 +39,8 @@ describe('POST /v1/account/transfer_balance', () => {
   });
 
   it('writes the transfer row, both activities and an audit entry with the ledger transaction', async () => {
-    const alice = await holder(10_000);
-    const bob = await holder();
+    const alice = await createHolder(10_000);
+    const bob = await createHolder();
     const response = await transfer(alice, bob.account, 12);
     expect(response.status).toBe(200);
     const { transactionId } = response.body.data;
@@ -66,16 +59,16 @@ describe('POST /v1/account/transfer_balance', () => {
   });
 
   it('accepts whole numbers (the spec client) and decimal text', async () => {
-    const alice = await holder(10_000);
-    const bob = await holder();
+    const alice = await createHolder(10_000);
+    const bob = await createHolder();
     expect((await transfer(alice, bob.account, 10)).status).toBe(200);
     expect((await transfer(alice, bob.account, '0.25')).status).toBe(200);
     expect(await balanceCents(bob.user, bob.account)).toBe(1_025);
   });
 
   it('refuses bad amounts with a readable error and moves nothing', async () => {
-    const alice = await holder(10_000);
-    const bob = await holder();
+    const alice = await createHolder(10_000);
+    const bob = await createHolder();
     for (const amount of [0, -5, 1.234, '12.345', 'ten', '']) {
       const response = await transfer(alice, bob.account, amount);
       expect(response.status, String(amount)).toBe(400);
@@ -85,8 +78,8 @@ describe('POST /v1/account/transfer_balance', () => {
   });
 
   it('refuses an amount above the balance: nothing changes', async () => {
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     const response = await transfer(alice, bob.account, 10.01);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ error: 'Insufficient balance', code: 'insufficient_balance' });
@@ -95,7 +88,7 @@ describe('POST /v1/account/transfer_balance', () => {
   });
 
   it('refuses sending to the same account, to an unknown account, or in another currency', async () => {
-    const alice = await holder(1_000);
+    const alice = await createHolder(1_000);
     const self = await transfer(alice, alice.account, 1);
     expect(self.status).toBe(400);
     expect(self.body.error).toBe('You cannot transfer to the same account');
@@ -111,8 +104,8 @@ describe('POST /v1/account/transfer_balance', () => {
   });
 
   it('requires the TPIN: "TPIN is required", wrong TPIN refused, nothing moves', async () => {
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     const missing = await api('POST', '/v1/account/transfer_balance', {
       token: alice.user.token,
       body: { debitAccountKey: alice.account.userName, creditAccountKey: bob.account.userName, currency: 'USD', balance: 1 },
@@ -128,8 +121,8 @@ describe('POST /v1/account/transfer_balance', () => {
   });
 
   it('locks money movement after 5 wrong TPINs, even with the right one after', async () => {
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     const wrongTpin = alice.account.tpin === '1111' ? '2222' : '1111';
     const codes: string[] = [];
     for (let i = 0; i < 5; i++) codes.push((await transfer(alice, bob.account, 1, { tpin: wrongTpin })).body.code);
@@ -143,8 +136,8 @@ describe('POST /v1/account/transfer_balance', () => {
   });
 
   it('parallel wrong guesses cannot test more than 5 TPINs', async () => {
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     const guesses = Array.from({ length: 30 }, (_, i) => String(1000 + i).padStart(4, '0')).filter((g) => g !== alice.account.tpin);
     const answers = await Promise.all(guesses.map((tpin) => transfer(alice, bob.account, 1, { tpin })));
     const evaluated = answers.filter((a) => a.body.code === 'tpin_incorrect').length;
@@ -155,8 +148,8 @@ describe('POST /v1/account/transfer_balance', () => {
   });
 
   it("another user's token cannot send from an account", async () => {
-    const alice = await holder(1_000);
-    const mallory = await holder();
+    const alice = await createHolder(1_000);
+    const mallory = await createHolder();
     const response = await api('POST', '/v1/account/transfer_balance', {
       token: mallory.user.token,
       body: { debitAccountKey: alice.account.userName, creditAccountKey: mallory.account.userName, currency: 'USD', balance: 5, tpin: Number(alice.account.tpin) },
@@ -173,8 +166,8 @@ describe('POST /v1/account/transfer_balance', () => {
 
 describe('idempotency', () => {
   it('the same key sent many times in parallel moves money once; every answer is identical', async () => {
-    const alice = await holder(10_000);
-    const bob = await holder();
+    const alice = await createHolder(10_000);
+    const bob = await createHolder();
     const key = `key-${alice.account.accountNumber}`;
     const answers = await Promise.all(Array.from({ length: 12 }, () => transfer(alice, bob.account, 7, { key })));
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
@@ -188,8 +181,8 @@ describe('idempotency', () => {
   });
 
   it('the same key with another body is refused with 422', async () => {
-    const alice = await holder(10_000);
-    const bob = await holder();
+    const alice = await createHolder(10_000);
+    const bob = await createHolder();
     const key = `key2-${alice.account.accountNumber}`;
     expect((await transfer(alice, bob.account, 7, { key })).status).toBe(200);
     const reuse = await transfer(alice, bob.account, 8, { key });
@@ -201,8 +194,8 @@ describe('idempotency', () => {
 
 describe('double spend', () => {
   it('50 parallel transfers of the whole balance: exactly one succeeds, the balance ends at 0', async () => {
-    const alice = await holder(5_000);
-    const recipients = await Promise.all(Array.from({ length: 5 }, () => holder()));
+    const alice = await createHolder(5_000);
+    const recipients = await Promise.all(Array.from({ length: 5 }, () => createHolder()));
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => transfer(alice, recipients[i % 5]!.account, 50)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status !== 200).every((a) => a.body.code === 'insufficient_balance')).toBe(true);
@@ -215,13 +208,14 @@ describe('double spend', () => {
 
 describe('conservation under concurrency', () => {
   it('thousands of random transfers from concurrent clients: the total never changes, no balance goes negative', async () => {
-    const holders = await Promise.all(Array.from({ length: 8 }, () => holder(100_000)));
+    const holders = await Promise.all(Array.from({ length: 8 }, () => createHolder(100_000)));
     const { db } = await testServer();
     const ids = holders.map((h) => h.account.accountId);
     const total = async () => {
-      const rows = await db.selectFrom('ledgerAccounts').select(['balanceCents']).where('accountId', 'in', ids).execute();
-      expect(rows.every((r) => r.balanceCents >= 0)).toBe(true);
-      return rows.reduce((sum, r) => sum + r.balanceCents, 0);
+      // Folded balance plus pending credits: a contended wallet's credits wait in ledger_pending_credits.
+      const rows = await db.selectFrom('walletBalances').select(['balanceCents']).where('accountId', 'in', ids).execute();
+      expect(rows.every((r) => Number(r.balanceCents) >= 0)).toBe(true);
+      return rows.reduce((sum, r) => sum + Number(r.balanceCents), 0);
     };
     expect(await total()).toBe(800_000);
 
@@ -257,8 +251,8 @@ describe('conservation under concurrency', () => {
 
 describe('recipient search and recents', () => {
   it('finds by account number, e-mail, phone and name part; excludes the current account; echoes e-mail only when typed', async () => {
-    const alice = await holder();
-    const bob = await holder();
+    const alice = await createHolder();
+    const bob = await createHolder();
     const bobAccount = (await api('GET', `/v1/account/${bob.account.accountNumber}`, { token: bob.user.token })).body.data;
     for (const query of [bobAccount.accountNumber, bobAccount.accountEmail, bobAccount.accountPhone, bobAccount.accountHolderName.slice(0, 6)]) {
       const response = await api('GET', `/v1/account/search?query=${encodeURIComponent(query)}`, { token: alice.user.token });
@@ -299,7 +293,7 @@ describe('recipient search and recents', () => {
   });
 
   it('ranks exact matches first, so 25 similar names cannot push the exact user name out of the 20 results', async () => {
-    const sender = await holder();
+    const sender = await createHolder();
     const stem = `Zed${Date.now().toString(36)}`;
     // 25 holders named "<stem> A…" sort before the exact match's "<stem> Z…" by holder name.
     const similar = [];
@@ -333,9 +327,9 @@ describe('recipient search and recents', () => {
   }, 120_000);
 
   it('lists the latest distinct recipients, owner only', async () => {
-    const alice = await holder(10_000);
-    const bob = await holder();
-    const carol = await holder();
+    const alice = await createHolder(10_000);
+    const bob = await createHolder();
+    const carol = await createHolder();
     const empty = await api('GET', `/v1/account/transfer_balance/recent/${alice.account.accountNumber}`, { token: alice.user.token });
     expect(empty.body.data).toEqual([]);
     await transfer(alice, bob.account, 1);
@@ -350,8 +344,8 @@ describe('recipient search and recents', () => {
 
 describe('GET /v1/transaction/account/:accountNumber', () => {
   it('answers the grouped shape with both parties and their debit/credit', async () => {
-    const alice = await holder(10_000);
-    const bob = await holder();
+    const alice = await createHolder(10_000);
+    const bob = await createHolder();
     const sent = await transfer(alice, bob.account, 12.34);
     const response = await api('GET', `/v1/transaction/account/${bob.account.accountNumber}`, { token: bob.user.token });
     expect(response.status).toBe(200);
@@ -378,8 +372,8 @@ describe('GET /v1/transaction/account/:accountNumber', () => {
   });
 
   it("another user's token cannot list an account's transactions", async () => {
-    const alice = await holder(1_000);
-    const bob = await holder();
+    const alice = await createHolder(1_000);
+    const bob = await createHolder();
     const response = await api('GET', `/v1/transaction/account/${alice.account.accountNumber}`, { token: bob.user.token });
     expect(response.status).toBe(404);
     expect(JSON.stringify(response.body)).not.toContain(alice.account.accountNumber);

@@ -13,13 +13,13 @@ const IMAGE_TYPES: Record<string, string> = {
   'image/gif': 'gif',
 };
 
-export interface DetectedImage {
+interface DetectedImage {
   mimeType: string;
   extension: string;
 }
 
 /** The image type of these bytes, or undefined when they are not a JPEG, PNG, WebP or GIF. */
-export async function detectImage(bytes: Uint8Array): Promise<DetectedImage | undefined> {
+async function detectImage(bytes: Uint8Array): Promise<DetectedImage | undefined> {
   const type = await fileTypeFromBuffer(bytes);
   if (!type) return undefined;
   const extension = IMAGE_TYPES[type.mime];
@@ -33,9 +33,10 @@ export function uploadDirectory(dataDir: string, area: string): string {
 
 /**
  * Writes bytes under a random name (128 bits) that says nothing about the owner or the
- * original file name; answers the stored name.
+ * original file name; answers the stored name. Not exported: the only way in is
+ * `storeImage`, which takes what `processImageUpload` made, so no upload is stored as sent.
  */
-export async function saveUpload(directory: string, bytes: Uint8Array, extension: string): Promise<string> {
+async function saveUpload(directory: string, bytes: Uint8Array, extension: string): Promise<string> {
   await mkdir(directory, { recursive: true, mode: 0o700 });
   const storedName = `${randomBytes(16).toString('hex')}.${extension}`;
   await writeFile(path.join(directory, storedName), bytes, { flag: 'wx', mode: 0o600 });
@@ -74,7 +75,11 @@ const OUTPUT: Record<string, { mimeType: string; extension: string }> = {
  */
 const MARKUP = /<(?:!doctype|html|script|iframe|object|embed|\?php)[\s>]/i;
 
+/** Only processImageUpload can make a ProcessedImage, so storeImage cannot be handed the sender's bytes. */
+declare const processedBrand: unique symbol;
+
 export interface ProcessedImage {
+  readonly [processedBrand]: true;
   bytes: Buffer;
   mimeType: string;
   extension: string;
@@ -106,8 +111,8 @@ export interface ImageUploadOptions {
 }
 
 /**
- * The one way an uploaded image becomes storable (identity documents, store logos, business
- * documents): checked by content (JPEG, PNG, WebP or GIF), refused when it also carries
+ * The upload pipeline: the one way an uploaded image becomes storable (identity documents,
+ * store logos, business documents, the demo data's images, and any upload to come): checked by content (JPEG, PNG, WebP or GIF), refused when it also carries
  * markup (a polyglot) or declares more than `maxPixels` (a decompression bomb, checked from
  * the header before any pixel is decoded), then decoded and encoded afresh with sharp. The
  * new file carries no metadata (EXIF GPS position, camera, author, comments, ICC profiles
@@ -143,14 +148,19 @@ export async function processImageUpload(file: { fileName: string; bytes: Uint8A
           ? pipeline.webp({ quality: 90 })
           : pipeline.png({ compressionLevel: 9 });
     const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
-    return { bytes: data, mimeType: output.mimeType, extension: output.extension, width: info.width, height: info.height };
+    const image = { bytes: data, mimeType: output.mimeType, extension: output.extension, width: info.width, height: info.height };
+    return image as ProcessedImage;
   } catch {
     // Truncated or corrupt pixel data that the header did not reveal.
     throw reject('not_an_image', 'is not an image');
   }
 }
 
-/** Stores a processed image in an upload area under a random name; answers the stored name. */
+/**
+ * Stores a processed image in an upload area under a random name; answers the stored name.
+ * The only writer of uploads: it takes a ProcessedImage, so an image that skipped the
+ * pipeline does not type-check.
+ */
 export async function storeImage(directory: string, image: ProcessedImage): Promise<string> {
   return saveUpload(directory, image.bytes, image.extension);
 }

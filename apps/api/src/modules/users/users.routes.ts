@@ -30,7 +30,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user/:userId',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['users'],
         summary: 'The signed-in user with their accounts',
@@ -44,7 +44,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/send-verification-code',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
       schema: {
         tags: ['users'],

@@ -1,20 +1,48 @@
-import type { Expression, Selectable } from 'kysely';
+import { sql, type Expression, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import type { BankWithdrawalsTable } from '../../db/schema.ts';
 
 export type WithdrawalRow = Selectable<BankWithdrawalsTable>;
 
-/** The caller's account with this number, with its TPIN state for the TPIN check; undefined for anyone else's. */
-/** An account's withdrawals, newest first. */
-export function listAccountWithdrawals(db: Db, accountId: string, limit = 500) {
+/**
+ * An account's withdrawals, newest first, on the (account_id, created_at, id) index. With
+ * `after` (the id of the last one already shown) only the ones after it in that order: the
+ * keyset is read from that row, so rows sharing a timestamp are neither skipped nor repeated,
+ * and an id of another account's withdrawal matches no row and yields an empty page.
+ */
+export function listAccountWithdrawals(db: Db, accountId: string, page: { limit: number; after?: string | undefined }) {
+  let query = db.selectFrom('bankWithdrawals').selectAll().where('accountId', '=', accountId);
+  if (page.after) {
+    query = query.where(
+      sql<boolean>`(bank_withdrawals.created_at, bank_withdrawals.id) < (SELECT last.created_at, last.id FROM bank_withdrawals last WHERE last.id = ${page.after} AND last.account_id = ${accountId})`,
+    );
+  }
+  return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+}
+
+/** The list page's counters over all of an account's withdrawals, in one pass of its index. */
+export function countAccountWithdrawalsByStatus(db: Db, accountId: string) {
   return db
     .selectFrom('bankWithdrawals')
-    .selectAll()
+    .select((eb) => [
+      eb.fn.countAll<string>().as('total'),
+      eb.fn.countAll<string>().filterWhere('status', '=', 'Completed').as('completed'),
+      eb.fn.countAll<string>().filterWhere('status', 'in', ['Pending', 'Processing']).as('pending'),
+      eb.fn.countAll<string>().filterWhere('status', '=', 'Failed').as('failed'),
+    ])
     .where('accountId', '=', accountId)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
+    .executeTakeFirstOrThrow();
+}
+
+/** A withdrawal's status changes, oldest first, as the audit trail recorded them. */
+export function withdrawalAuditSteps(db: Db, withdrawalId: string) {
+  return db
+    .selectFrom('auditLog')
+    .select(['action', 'createdAt'])
+    .where('subjectType', '=', 'bank_withdrawal')
+    .where('subjectId', '=', withdrawalId)
+    .orderBy('id')
     .execute();
 }
 

@@ -1,5 +1,9 @@
 import {
+  cancelWithdrawalBody,
   createWithdrawalBody,
+  withdrawalCounters,
+  withdrawalDetails as withdrawalDetailsSchema,
+  withdrawalListQuery,
   failWithdrawalBody,
   operatorWithdrawalsQuery,
   operatorWithdrawalView,
@@ -14,14 +18,15 @@ import { callerId, requireOperator, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
-import { createWithdrawal, listWithdrawalsForOperator, listWithdrawals, moveWithdrawal } from './withdrawals.service.ts';
+import { createWithdrawal, listWithdrawalsForOperator, listWithdrawals, moveWithdrawal, withdrawalCountersOf } from './withdrawals.service.ts';
+import { cancelWithdrawal, withdrawalDetails } from './withdrawal-cancel.service.ts';
 
 /** Bank withdrawals: the holder's routes and the operators' lifecycle routes. */
 export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/bank-withdraw/create',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['withdrawals'],
@@ -42,21 +47,73 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/bank-withdraw/account/:accountNumber',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['withdrawals'],
         summary: "One of your accounts' bank withdrawals, newest first (bank account numbers masked)",
+        description: 'Paged by keyset: `limit` withdrawals (at most 100; without it the whole list, up to 500), and the `_id` of the last one shown as `cursor` for the older ones. An empty page is the end.',
         params: withdrawalAccountParams,
+        querystring: withdrawalListQuery,
         response: { 200: successEnvelope(z.array(withdrawalView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listWithdrawals(app.ctx, callerId(request), request.params.accountNumber)),
+    async (request) => ok(await listWithdrawals(app.ctx, callerId(request), request.params.accountNumber, request.query)),
+  );
+
+  app.get(
+    '/bank-withdraw/account/:accountNumber/summary',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['withdrawals'],
+        summary: "The withdraw list's counters (Completed, Pending, Total Withdraw, Failed) over all of one of your accounts' withdrawals",
+        params: withdrawalAccountParams,
+        response: { 200: successEnvelope(withdrawalCounters), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await withdrawalCountersOf(app.ctx, callerId(request), request.params.accountNumber)),
+  );
+
+  app.get(
+    '/bank-withdraw/details/:id',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['withdrawals'],
+        summary: 'One of your withdrawals with its status history (bank account number masked)',
+        params: withdrawalIdParams,
+        response: { 200: successEnvelope(withdrawalDetailsSchema), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await withdrawalDetails(app.ctx, callerId(request), request.params.id)),
+  );
+
+  app.post(
+    '/bank-withdraw/cancel/:id',
+    {
+      onRequest: requireUser,
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['withdrawals'],
+        summary: 'Cancel one of your Pending withdrawals (TPIN required); the held money returns to the wallet. 409 once an operator has moved it on',
+        description: 'Send an Idempotency-Key header to make retries safe: a replay returns the first answer and returns the money once.',
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        params: withdrawalIdParams,
+        body: cancelWithdrawalBody,
+        response: { 200: successEnvelope(withdrawalView), 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 423: errorEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { result, replayed } = await cancelWithdrawal(app.ctx, callerId(request), request.params.id, request.body, idempotencyKeyOf(request), clientIp(request));
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return ok(result, withdrawMessages.cancelled);
+    },
   );
 
   app.get(
     '/operator/withdrawals',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Bank withdrawals, oldest first, optionally of one status (operators only)',
@@ -67,15 +124,13 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok(await listWithdrawalsForOperator(app.ctx, request.query.status)),
   );
 
-  const moves = [
-    { path: 'processing', action: 'processing', summary: 'Pending → Processing', message: withdrawMessages.processing },
-    { path: 'complete', action: 'complete', summary: 'Processing → Completed: the money has been paid out', message: withdrawMessages.completed },
-  ] as const;
+  // Processing → Completed is in the operator module (operator.routes.ts): it applies the four-eyes rule.
+  const moves = [{ path: 'processing', action: 'processing', summary: 'Pending → Processing', message: withdrawMessages.processing }] as const;
   for (const move of moves) {
     app.post(
       `/operator/withdrawals/:id/${move.path}`,
       {
-        preHandler: requireOperator,
+        onRequest: requireOperator,
         schema: {
           tags: ['operator'],
           summary: `${move.summary} (operators only)`,
@@ -90,7 +145,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/operator/withdrawals/:id/fail',
     {
-      preHandler: requireOperator,
+      onRequest: requireOperator,
       schema: {
         tags: ['operator'],
         summary: 'Processing → Failed: the money goes back to the wallet; a reason is required (operators only)',

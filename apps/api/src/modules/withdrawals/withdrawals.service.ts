@@ -4,29 +4,35 @@ import {
   centsToMajor,
   type Currency,
   formatMoney,
+  FOUR_EYES_WITHDRAWAL_FROM_CENTS,
   maskBankAccountNumber,
   messages,
   withdrawMessages,
   type CreateWithdrawalInput,
   type OperatorWithdrawalView,
   type WithdrawalStatus,
+  type WithdrawalCounters,
   type WithdrawalView,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
 import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
-import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
-import { recordActivity } from '../activities/activities.repository.ts';
+import { assertNotOwnAccount, findOwnedAccount, isUuid } from '../../http/ownership.ts';
+import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
 import {
+  countAccountWithdrawalsByStatus,
   listAccountWithdrawals,
   listWithdrawalsForOperators,
   lockWithdrawal,
   type WithdrawalRow,
 } from './withdrawals.repository.ts';
+
+// Other modules read this module's tables through these (lint keeps them out of its repository).
+export { countAccountWithdrawalsQuery } from './withdrawals.repository.ts';
 
 /*
  * Bank withdrawals. Asking for one moves the money from the wallet to the payouts-in-flight
@@ -36,13 +42,13 @@ import {
  */
 
 /** The withdrawal's currency, which its row was created with from the Currency enum. */
-function currencyOf(row: WithdrawalRow): Currency {
+export function currencyOf(row: WithdrawalRow): Currency {
   const currency = CURRENCIES.find((code) => code === row.currency);
   if (!currency) throw new Error(`unknown currency ${row.currency}`);
   return currency;
 }
 
-function view(row: WithdrawalRow, accountNumber: string): WithdrawalView {
+export function view(row: WithdrawalRow, accountNumber: string): WithdrawalView {
   return {
     _id: row.id,
     accountNumber,
@@ -152,12 +158,28 @@ export async function createWithdrawal(
   return { result: outcome.body, replayed: outcome.replayed };
 }
 
-/** GET /v1/bank-withdraw/account/{accountNumber}: the owner's withdrawals, newest first. */
-export async function listWithdrawals(ctx: AppContext, callerId: string, accountNumber: string): Promise<WithdrawalView[]> {
+/** Without `limit`, the list answers the spec's whole list, up to this many. */
+const WHOLE_LIST_LIMIT = 500;
+
+/** GET /v1/bank-withdraw/account/{accountNumber}: the owner's withdrawals, newest first, paged by `cursor`. */
+export async function listWithdrawals(
+  ctx: AppContext,
+  callerId: string,
+  accountNumber: string,
+  page: { limit?: number | undefined; cursor?: string | undefined } = {},
+): Promise<WithdrawalView[]> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-  const rows = await listAccountWithdrawals(ctx.db, account.id);
+  const rows = await listAccountWithdrawals(ctx.db, account.id, { limit: page.limit ?? WHOLE_LIST_LIMIT, after: page.cursor });
   return rows.map((row) => view(row, account.accountNumber));
+}
+
+/** GET /v1/bank-withdraw/account/{accountNumber}/summary: the list page's counters, over every withdrawal. */
+export async function withdrawalCountersOf(ctx: AppContext, callerId: string, accountNumber: string): Promise<WithdrawalCounters> {
+  const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
+  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  const counts = await countAccountWithdrawalsByStatus(ctx.db, account.id);
+  return { completed: Number(counts.completed), pending: Number(counts.pending), total: Number(counts.total), failed: Number(counts.failed) };
 }
 
 /** GET /v1/operator/withdrawals?status=: the queue, oldest first, with the full bank account number for the payout. */
@@ -195,11 +217,50 @@ export async function moveWithdrawal(
   reason?: string,
 ): Promise<OperatorWithdrawalView> {
   if (!isUuid(id)) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+  return inTransaction(ctx.db, (trx) => moveWithdrawalIn(trx, operatorId, id, action, ip, reason));
+}
+
+/** Both operators of a four-eyes completion: who asked, who approved. */
+export interface CompletionApproval {
+  approvalId: string;
+  requestedBy: string;
+  approvedBy: string;
+}
+
+/**
+ * moveWithdrawal inside the caller's transaction (the four-eyes approval flips its request in
+ * the same one). Completing FOUR_EYES_WITHDRAWAL_FROM_CENTS or more needs `approval`: one
+ * operator alone cannot pay a large withdrawal out, whichever route calls this.
+ */
+export async function moveWithdrawalIn(
+  trx: Trx,
+  operatorId: string,
+  id: string,
+  action: OperatorAction,
+  ip: string,
+  reason?: string,
+  approval?: CompletionApproval,
+): Promise<OperatorWithdrawalView> {
   const move = MOVES[action];
-  const updated = await inTransaction(ctx.db, async (trx) => {
+  const updated = await (async () => {
     const current = await lockWithdrawal(trx, id);
     if (!current) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+    await assertNotOwnAccount(trx, operatorId, current.accountId);
     if (current.status !== move.from) throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(current.status, move.verb));
+    if (action === 'complete' && current.amountCents >= FOUR_EYES_WITHDRAWAL_FROM_CENTS && !approval) {
+      throw new AppError(409, 'four_eyes_required', withdrawMessages.fourEyesRequired);
+    }
+    // An open payout request would otherwise outlive the withdrawal it asks to pay (its approval
+    // could only answer 409): the checker refuses it first, and the record says who decided.
+    if (action === 'fail') {
+      const openPayout = await trx
+        .selectFrom('operatorApprovals')
+        .select('id')
+        .where('withdrawalId', '=', current.id)
+        .where('status', '=', 'Pending')
+        .executeTakeFirst();
+      if (openPayout) throw new AppError(409, 'completion_awaiting_decision', withdrawMessages.completionAwaitingDecision);
+    }
 
     const shown = formatMoney(asCents(current.amountCents), currencyOf(current));
     let returnTransactionId: number | null = null;
@@ -245,11 +306,19 @@ export async function moveWithdrawal(
       subjectType: 'bank_withdrawal',
       subjectId: row.id,
       ip,
-      details: { from: current.status, to: move.to, amountCents: row.amountCents, ...(reason ? { reason } : {}), ...(returnedAs ? { returnTransactionId: returnedAs } : {}) },
+      details: {
+        from: current.status,
+        to: move.to,
+        amountCents: row.amountCents,
+        currency: row.currency,
+        ...(reason ? { reason } : {}),
+        ...(returnedAs ? { returnTransactionId: returnedAs } : {}),
+        ...(approval ?? {}),
+      },
     });
     const account = await trx.selectFrom('accounts').select(['accountNumber', 'accountHolderName']).where('id', '=', row.accountId).executeTakeFirstOrThrow();
     return { row, account };
-  });
+  })();
   return {
     ...view(updated.row, updated.account.accountNumber),
     bankAccountNumber: updated.row.bankAccountNumber,

@@ -1,24 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { operatorToken } from '../../../test/gateway-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
-import { createAccount, createUser, fundAccount, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { verifyLedger } from '../ledger/verify.ts';
-import { ensureOperator } from '../operator/operator.service.ts';
-
-async function operatorToken(): Promise<string> {
-  const { db } = await testServer();
-  const email = `${unique('ops')}@example.test`;
-  await ensureOperator(db, { email, password: 'operator-secret' });
-  const login = await api('POST', '/v1/auth/login', { body: { email, password: 'operator-secret' } });
-  return login.body.data.token;
-}
-
-async function holder(fundCents = 0) {
-  const user = await createUser();
-  const account = await createAccount(user);
-  if (fundCents) await fundAccount(account.accountId, fundCents);
-  return { user, account };
-}
 
 async function balanceCents(user: TestUser, account: TestAccount): Promise<number> {
   const response = await api('GET', `/v1/account/${account.accountNumber}`, { token: user.token });
@@ -58,7 +43,7 @@ async function withdrawalCount(accountId: string): Promise<number> {
 
 describe('POST /v1/bank-withdraw/create', () => {
   it('answers a Pending withdrawal, holds the money in payouts in flight and masks the bank account number', async () => {
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     const response = await create(h, usBody(h));
     expect(response.status).toBe(201);
     expect(response.body.message).toBe('Your withdraw request is pending!');
@@ -97,14 +82,14 @@ describe('POST /v1/bank-withdraw/create', () => {
   });
 
   it('takes a Bangladesh withdrawal with its branch name and drops the account type', async () => {
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     const response = await create(h, usBody(h, { country: 'Bangladesh', branchName: 'Gulshan', accountType: 'savings', routingNumber: '123456789', amount: '10' }));
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({ country: 'Bangladesh', branchName: 'Gulshan', accountType: null, amount: 10 });
   });
 
   it('refuses every bad input with a clear 4xx and holds nothing', async () => {
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     const cases: [Record<string, unknown>, number, string][] = [
       [{ tpin: '12' }, 400, 'TPIN must be 4 digits'],
       [{ tpin: '12345' }, 400, 'TPIN must be 4 digits'],
@@ -140,7 +125,7 @@ describe('POST /v1/bank-withdraw/create', () => {
   });
 
   it('withdraws the whole balance exactly, then nothing more', async () => {
-    const h = await holder(1_001);
+    const h = await createHolder(1_001);
     expect((await create(h, usBody(h, { amount: '10.01' }))).status).toBe(201);
     expect(await balanceCents(h.user, h.account)).toBe(0);
     const again = await create(h, usBody(h, { amount: '0.01' }));
@@ -149,8 +134,8 @@ describe('POST /v1/bank-withdraw/create', () => {
   });
 
   it("refuses another user's account (404) and a body naming someone else", async () => {
-    const owner = await holder(10_000);
-    const other = await holder(10_000);
+    const owner = await createHolder(10_000);
+    const other = await createHolder(10_000);
     const theirs = await create(other, usBody(other, { accountNumber: owner.account.accountNumber, tpin: Number(owner.account.tpin) }));
     expect(theirs.status).toBe(404);
     const impersonating = await create(other, usBody(other, { userId: owner.user.userId }));
@@ -161,7 +146,7 @@ describe('POST /v1/bank-withdraw/create', () => {
   });
 
   it('counts wrong TPINs and locks after five', async () => {
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     const wrong = String((Number(h.account.tpin) + 1) % 10_000).padStart(4, '0');
     const first = await create(h, usBody(h, { tpin: wrong }));
     expect(first.status).toBe(400);
@@ -174,7 +159,7 @@ describe('POST /v1/bank-withdraw/create', () => {
   });
 
   it('with an Idempotency-Key holds the money once, however often and however concurrently it is sent', async () => {
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     const key = randomUUID();
     const answers = await Promise.all([1, 2, 3].map(() => create(h, usBody(h, { amount: 12 }), key)));
     for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(201);
@@ -193,7 +178,7 @@ describe('POST /v1/bank-withdraw/create', () => {
 
 describe('GET /v1/bank-withdraw/account/{accountNumber}', () => {
   it("lists the owner's withdrawals newest first, masked, and is 404 to everyone else", async () => {
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     const first = await create(h, usBody(h, { amount: 1 }));
     const second = await create(h, usBody(h, { amount: 2, bankAccountNumber: '55554444' }));
     const list = await api('GET', `/v1/bank-withdraw/account/${h.account.accountNumber}`, { token: h.user.token });
@@ -202,7 +187,7 @@ describe('GET /v1/bank-withdraw/account/{accountNumber}', () => {
     expect(list.body.data[0]).toMatchObject({ amount: 2, bankAccountNumber: '****4444', status: 'Pending' });
     expect(JSON.stringify(list.body)).not.toContain('55554444');
 
-    const other = await holder();
+    const other = await createHolder();
     const theirs = await api('GET', `/v1/bank-withdraw/account/${h.account.accountNumber}`, { token: other.user.token });
     expect(theirs.status).toBe(404);
     expect(theirs.body.error).toBe('Account not available!');
@@ -212,7 +197,7 @@ describe('GET /v1/bank-withdraw/account/{accountNumber}', () => {
   });
 
   it("feeds the dashboard's Total Withdraw", async () => {
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     await create(h, usBody(h, { amount: 1 }));
     await create(h, usBody(h, { amount: 1 }));
     const summary = await api('GET', `/v1/account/${h.account.accountNumber}/summary`, { token: h.user.token });
@@ -226,13 +211,19 @@ describe('operators move withdrawals', () => {
 
   it('Pending → Processing → Completed keeps the money out; every step is audited and an activity', async () => {
     const ops = await operatorToken();
-    const h = await holder(10_000);
-    const { _id: id } = (await create(h, usBody(h, { amount: 40 }))).body.data;
+    const h = await createHolder(10_000);
+    const { _id: id, createdAt } = (await create(h, usBody(h, { amount: 40 }))).body.data as { _id: string; createdAt: string };
 
     const queue = await api('GET', '/v1/operator/withdrawals?status=Pending', { token: ops });
     expect(queue.status).toBe(200);
-    const entry = queue.body.data.find((w: { _id: string }) => w._id === id);
-    expect(entry).toMatchObject({ bankAccountNumber: '000123456789', accountNumber: h.account.accountNumber, status: 'Pending' });
+    const pending = queue.body.data as { _id: string; createdAt: string }[];
+    const entry = pending.find((w) => w._id === id);
+    if (pending.length < 500) {
+      expect(entry).toMatchObject({ bankAccountNumber: '000123456789', accountNumber: h.account.accountNumber, status: 'Pending' });
+    } else if (!entry) {
+      // The suite's other files share this database: a full queue (500, oldest first) holds only older ones.
+      expect(pending.every((w) => Date.parse(w.createdAt) <= Date.parse(createdAt))).toBe(true);
+    }
 
     const early = await move(ops, id, 'complete');
     expect(early.status).toBe(409);
@@ -262,7 +253,7 @@ describe('operators move withdrawals', () => {
 
   it('Failed needs a reason and returns the money exactly once', async () => {
     const ops = await operatorToken();
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     const { _id: id } = (await create(h, usBody(h, { amount: '33.33' }))).body.data;
     expect(await balanceCents(h.user, h.account)).toBe(6_667);
     expect((await move(ops, id, 'fail', { reason: 'closed account' })).status).toBe(409);
@@ -295,7 +286,7 @@ describe('operators move withdrawals', () => {
 
   it('racing operators: one wins, the other gets 409, and the money moves once', async () => {
     const [opsA, opsB] = await Promise.all([operatorToken(), operatorToken()]);
-    const h = await holder(100_000);
+    const h = await createHolder(100_000);
     for (let round = 0; round < 5; round++) {
       const { _id: id } = (await create(h, usBody(h, { amount: 10 }))).body.data;
       const processing = await Promise.all([move(opsA, id, 'processing'), move(opsB, id, 'processing')]);
@@ -313,7 +304,7 @@ describe('operators move withdrawals', () => {
   });
 
   it('is invisible to everyone but operators; unknown ids are 404', async () => {
-    const h = await holder(10_000);
+    const h = await createHolder(10_000);
     const { _id: id } = (await create(h, usBody(h, { amount: 1 }))).body.data;
     expect((await api('GET', '/v1/operator/withdrawals', { token: h.user.token })).status).toBe(404);
     for (const action of ['processing', 'complete']) expect((await move(h.user.token, id, action)).status).toBe(404);
@@ -329,7 +320,7 @@ describe('operators move withdrawals', () => {
 
   it('leaves the ledger verified after a mixed run', async () => {
     const ops = await operatorToken();
-    const h = await holder(50_000);
+    const h = await createHolder(50_000);
     const ids: string[] = [];
     for (const amount of [1, 2.5, 3.33, 4]) ids.push((await create(h, usBody(h, { amount }))).body.data._id);
     for (const id of ids.slice(0, 3)) await move(ops, id, 'processing');

@@ -115,6 +115,15 @@ export function useCountries() {
   });
 }
 
+/**
+ * A stored country code ('BD') as people read it ('Bangladesh'), from the same countries list;
+ * the code itself while the list loads or when it names nothing on it (an old row).
+ */
+export function useCountryName(code: string): string {
+  const countries = useCountries();
+  return countries.data?.find((country) => country.code === code)?.name ?? code;
+}
+
 // ---- Mutations ----
 
 /**

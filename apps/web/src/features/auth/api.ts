@@ -1,7 +1,8 @@
 import type * as Contracts from '@kestrel/shared';
-import type { LoginBody, RegisterBody, SendVerificationBody, VerifyEmailBody } from '@kestrel/shared';
+import type { ForgotPasswordBody, LoginBody, RegisterBody, ResetPasswordBody, SendVerificationBody, VerifyEmailBody } from '@kestrel/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
+import { COOKIE_NAMES, readCookie } from '../../lib/cookies.ts';
 import { http, segment } from '../../lib/http.ts';
 import { endSession, useSession, type ActiveAccount } from '../../lib/session.ts';
 
@@ -92,21 +93,37 @@ export function useSendVerificationMail() {
   });
 }
 
+/** POST /v1/auth/forgot-password: the same answer whether or not the address has an account. */
+export function useForgotPassword() {
+  return useMutation({
+    mutationFn: async (body: ForgotPasswordBody) => http.post('/v1/auth/forgot-password', body, (contracts) => contracts.noData, { auth: false }),
+  });
+}
+
+/** POST /v1/auth/reset-password with the mailed link's token; the server ends every session of the account. */
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: async (body: ResetPasswordBody) => http.post('/v1/auth/reset-password', body, (contracts) => contracts.noData, { auth: false }),
+  });
+}
+
 /**
- * Logout: revokes the token on the server, then removes the five cookies and goes to
- * /login. The local sign-out happens even when the server cannot be reached.
+ * Logout (spec: removes the five cookies and goes to /login): the cookies go and the user is on
+ * /login at once; the token is revoked on the server in the background, so a slow server never
+ * keeps a person waiting to leave. The token is read before the cookies go, and sent explicitly.
  */
 export function useLogout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async () => {
-      await http.post('/v1/auth/logout', undefined, (contracts) => contracts.noData, { signal: AbortSignal.timeout(5000) });
-    },
-    onSettled: () => {
-      endSession();
-      queryClient.clear();
-      void navigate('/login', { replace: true });
-    },
-  });
+  return () => {
+    const token = readCookie(COOKIE_NAMES.accessToken);
+    endSession();
+    queryClient.clear();
+    void navigate('/login', { replace: true });
+    if (token)
+      void http
+        .post('/v1/auth/logout', undefined, (contracts) => contracts.noData, { auth: false, token, signal: AbortSignal.timeout(10_000) })
+        // The session is already gone here; a token the server could not revoke now dies at its expiry.
+        .catch(() => undefined);
+  };
 }

@@ -34,7 +34,7 @@ export async function walletLogin(email: string, password: string) {
 const walletFields = (contracts: typeof Contracts) =>
   contracts.accountView.pick({ _id: true, accountNumber: true, accountType: true, accountHolderName: true, businessName: true, balance: true });
 
-/** The signed-in payer's accounts with their balances. */
+/** The signed-in payer (their e-mail, to say who is paying) and their accounts with their balances. */
 export function useWallets(auth: { userId: string; token: string } | undefined) {
   return useQuery({
     queryKey: checkoutKeys.wallets(auth?.userId ?? ''),
@@ -42,11 +42,19 @@ export function useWallets(auth: { userId: string; token: string } | undefined) 
     queryFn: async ({ signal }) => {
       const { userId, token } = auth!;
       const user = (await http.get(`/v1/user/${segment(userId)}`, (contracts) => contracts.userProfile, { token, signal })).data;
-      return Promise.all(user.accounts.map(async (account) => (await http.get(`/v1/account/${segment(account.accountNumber)}`, walletFields, { token, signal })).data));
+      const accounts = await Promise.all(
+        user.accounts.map(async (account) => (await http.get(`/v1/account/${segment(account.accountNumber)}`, walletFields, { token, signal })).data),
+      );
+      return { email: user.email, accounts };
     },
   });
 }
-export type Wallet = NonNullable<ReturnType<typeof useWallets>['data']>[number];
+export type Wallet = NonNullable<ReturnType<typeof useWallets>['data']>['accounts'][number];
+
+/** Ends the checkout's own wallet login on the server (its token dies); the portal's session is not touched. */
+export async function walletLogout(token: string): Promise<void> {
+  await http.post('/v1/auth/logout', undefined, (contracts) => contracts.noData, { auth: false, token });
+}
 
 export interface CardPayment {
   type: 'card';

@@ -54,3 +54,15 @@ export function useResendDelivery(storeId: string) {
     onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: storeKeys.deliveries(storeId) }), queryClient.invalidateQueries({ queryKey: paymentKeys.all })]),
   });
 }
+
+/** POST /v1/payment_gateway_store/{storeId}/rotate-key: a new key at once, the old one kept for 24 hours. */
+export function useRotateStoreKey(storeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (tpin: string) => http.post(`/v1/payment_gateway_store/${segment(storeId)}/rotate-key`, { tpin }, storeView),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(storeKeys.one(storeId), answer.data);
+      return queryClient.invalidateQueries({ queryKey: storeKeys.all });
+    },
+  });
+}

@@ -1,4 +1,4 @@
-import { invoiceDetailView, invoiceView, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceView } from '@kestrel/shared';
+import { invoiceDetailView, invoiceView, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
 import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
@@ -38,6 +38,19 @@ export function useCreateInvoice() {
   return useMutation({
     mutationFn: async (body: CreateInvoiceBody) => (await http.post('/data/v1/invoice/create', body, invoiceView)).data,
     onSuccess: (invoice) => void queryClient.invalidateQueries({ queryKey: invoiceKeys.user(invoice.userId) }),
+  });
+}
+
+/** PATCH /data/v1/invoice/status/{id}: the owner marks the invoice paid or unpaid; the shown status changes only when the server agrees. */
+export function useUpdateInvoiceStatus(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (status: InvoiceStatus) => (await http.patch(`/data/v1/invoice/status/${segment(id)}`, { status }, invoiceView)).data,
+    onSuccess: (invoice) => {
+      const detail = queryClient.getQueryData<InvoiceDetailView>(invoiceKeys.detail(id));
+      if (detail) queryClient.setQueryData(invoiceKeys.detail(id), { ...detail, ...invoice });
+      void queryClient.invalidateQueries({ queryKey: invoiceKeys.all });
+    },
   });
 }
 

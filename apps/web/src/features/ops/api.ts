@@ -7,14 +7,19 @@ import {
   ledgerHealth,
   moneyLockResult,
   operatorAccountDetail,
+  operatorApprovalView,
+  operatorDayTotals,
   operatorOverview,
+  operatorPaymentView,
   operatorResentCallback,
   operatorWithdrawalView,
+  refundView,
   requestDocumentsResult,
   storeReviewView,
   storeView,
   verifyIdentityResult,
   type AuditLogQuery,
+  type OperatorRefundBody,
   type StoreStatus,
   type WithdrawalStatus,
 } from '@kestrel/shared';
@@ -39,6 +44,9 @@ export const opsKeys = {
   ledger: () => [...opsKeys.all, 'ledger'] as const,
   audit: (query: AuditLogQuery) => [...opsKeys.all, 'audit', query] as const,
   callbacks: (page: number) => [...opsKeys.all, 'callbacks', page] as const,
+  approvals: (status: string) => [...opsKeys.all, 'approvals', status] as const,
+  today: () => [...opsKeys.all, 'today'] as const,
+  payment: (paymentId: string) => [...opsKeys.all, 'payment', paymentId] as const,
 };
 
 /** Queues change under other operators' hands: always read them fresh when a page opens. */
@@ -108,16 +116,39 @@ function useOpsMutation<Input, Output>(mutationFn: (input: Input) => Promise<Out
   return useMutation({ mutationFn, onSettled: () => queryClient.invalidateQueries({ queryKey: opsKeys.all }) });
 }
 
+/** Every store decision takes a reason (approve, reject, suspend, reinstate). */
+export type StoreDecision = 'approve' | 'reject' | 'suspend' | 'reinstate';
 export function useStoreDecision() {
-  return useOpsMutation(async ({ storeId, decision, reason }: { storeId: string; decision: 'approve' | 'reject'; reason?: string }) =>
-    http.post(`/v1/operator/stores/${segment(storeId)}/${decision}`, decision === 'reject' ? { reason } : undefined, storeView),
+  return useOpsMutation(async ({ storeId, decision, reason }: { storeId: string; decision: StoreDecision; reason: string }) =>
+    http.post(`/v1/operator/stores/${segment(storeId)}/${decision}`, { reason }, storeView),
   );
 }
 
+/** Completing a large withdrawal answers 202 with a four-eyes request instead of the withdrawal. */
+const completionAnswer = z.union([operatorWithdrawalView, operatorApprovalView]);
 export function useWithdrawalMove() {
   return useOpsMutation(async ({ id, move, reason }: { id: string; move: 'processing' | 'complete' | 'fail'; reason?: string }) =>
-    http.post(`/v1/operator/withdrawals/${segment(id)}/${move}`, move === 'fail' ? { reason } : undefined, operatorWithdrawalView),
+    http.post(`/v1/operator/withdrawals/${segment(id)}/${move}`, move === 'fail' ? { reason } : undefined, completionAnswer),
   );
+}
+
+/** The four-eyes queue (Pending, oldest first) or the decided requests. */
+export function useApprovals(status: 'Pending' | 'Approved' | 'Refused') {
+  return useQuery({
+    queryKey: opsKeys.approvals(status),
+    queryFn: async ({ signal }) => (await http.get(`/v1/operator/approvals?status=${segment(status)}`, z.array(operatorApprovalView), { signal })).data,
+    ...fresh,
+  });
+}
+
+export function useDecideApproval() {
+  return useOpsMutation(async ({ approvalId, decision, reason }: { approvalId: string; decision: 'approve' | 'refuse'; reason: string }) =>
+    http.post(`/v1/operator/approvals/${segment(approvalId)}/${decision}`, { reason }, operatorApprovalView),
+  );
+}
+
+export function useDayTotals() {
+  return useQuery({ queryKey: opsKeys.today(), queryFn: async ({ signal }) => (await http.get('/v1/operator/today', operatorDayTotals, { signal })).data, ...fresh });
 }
 
 export function useVerifyIdentity() {
@@ -147,7 +178,8 @@ export function useFundWallet() {
     const result = await http.post(
       `/v1/operator/accounts/${segment(input.accountId)}/fund`,
       { amount: input.amount, currency: input.currency, reason: input.reason },
-      fundWalletResult,
+      // 200: funded; 202: above the four-eyes threshold or the daily cap, a request for a second operator.
+      z.union([fundWalletResult, operatorApprovalView]),
       { headers: { 'Idempotency-Key': key } },
     );
     requestKey.settled();
@@ -159,4 +191,30 @@ export function useResendCallback() {
   return useOpsMutation(async ({ deliveryId, reason }: { deliveryId: string; reason: string }) =>
     http.post(`/v1/operator/callbacks/${segment(deliveryId)}/resend`, { reason }, operatorResentCallback),
   );
+}
+
+/** GET /v1/operator/payments/{paymentId}: a gateway or link payment with its refunds (issue 23). */
+export function useOpsPayment(paymentId: string) {
+  return useQuery({
+    queryKey: opsKeys.payment(paymentId),
+    queryFn: async ({ signal }) => (await http.get(`/v1/operator/payments/${segment(paymentId)}`, operatorPaymentView, { signal })).data,
+    enabled: paymentId.trim().length > 0,
+    retry: false,
+    ...fresh,
+  });
+}
+
+/**
+ * POST /v1/operator/payments/{paymentId}/refund: a refund on the customer's behalf, with the
+ * reason kept in the audit trail. The Idempotency-Key belongs to the request (payment, amount,
+ * reason), not to the click: sending it again after a lost answer refunds once.
+ */
+export function useOperatorRefund() {
+  const requestKey = useRequestKey();
+  return useOpsMutation(async ({ paymentId, ...body }: OperatorRefundBody & { paymentId: string }) => {
+    const key = requestKey.keyFor(JSON.stringify({ paymentId, ...body }));
+    const result = await http.post(`/v1/operator/payments/${segment(paymentId)}/refund`, body, refundView, { headers: { 'Idempotency-Key': key } });
+    requestKey.settled();
+    return result;
+  });
 }

@@ -1,6 +1,5 @@
 import {
   createPaymentRequestAnswer,
-  LINK_PAYMENT_SOURCE,
   linkPaymentView,
   paymentRequestView,
   type CreatePaymentRequestBody,
@@ -8,7 +7,7 @@ import {
   type PaymentRequestView,
   type UpdatePaymentRequestLimitBody,
 } from '@kestrel/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { http, segment } from '../../lib/http.ts';
 import { useRequestKey } from '../../lib/idempotency-key.ts';
@@ -20,26 +19,35 @@ export const paymentRequestKeys = {
   account: (accountNumber: string) => [...paymentRequestKeys.all, 'account', accountNumber] as const,
   one: (id: string) => [...paymentRequestKeys.all, 'one', id] as const,
   payments: (id: string) => [...paymentRequestKeys.all, 'payments', id] as const,
-  linkPayments: (accountNumber: string) => [...paymentRequestKeys.all, 'link-payments', accountNumber] as const,
+  counters: (accountNumber: string) => [...paymentRequestKeys.all, 'counters', accountNumber] as const,
 };
 
-/** GET /v1/payment-request/account/{accountNumber}: the account's links. */
+/** Links per page of the list. */
+export const PAYMENT_REQUEST_PAGE_SIZE = 25;
+
+/** GET /v1/payment-request/account/{accountNumber}?limit&cursor: the account's links, newest first, a page at a time. */
 export function usePaymentRequests(accountNumber: string | undefined) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: paymentRequestKeys.account(accountNumber ?? ''),
-    queryFn: async ({ signal }) => (await http.get(`/v1/payment-request/account/${segment(accountNumber ?? '')}`, z.array(paymentRequestView), { signal })).data,
+    queryFn: async ({ signal, pageParam }) => {
+      const query = new URLSearchParams({ limit: String(PAYMENT_REQUEST_PAGE_SIZE) });
+      if (pageParam !== undefined) query.set('cursor', pageParam);
+      return (await http.get(`/v1/payment-request/account/${segment(accountNumber ?? '')}?${query.toString()}`, (c) => c.paymentRequestList, { signal })).data;
+    },
+    initialPageParam: undefined as string | undefined,
+    // A full page may have older links after it; a short one is the last.
+    getNextPageParam: (page) => (page.length < PAYMENT_REQUEST_PAGE_SIZE ? undefined : page[page.length - 1]?._id),
     enabled: Boolean(accountNumber),
     // Visitors pay links while the owner is away; the remaining limits should be today's.
     refetchOnMount: 'always',
   });
 }
 
-/** GET /v1/payment/source?type=Link-payment&accountNumber=…: every payment made through the account's links. */
-export function useLinkPayments(accountNumber: string | undefined) {
+/** GET /v1/payment-request/account/{accountNumber}/summary: Total Request, Active Request and Total Payments over every link, counted by the server. */
+export function usePaymentRequestCounters(accountNumber: string | undefined) {
   return useQuery({
-    queryKey: paymentRequestKeys.linkPayments(accountNumber ?? ''),
-    queryFn: async ({ signal }) =>
-      (await http.get(`/v1/payment/source?type=${LINK_PAYMENT_SOURCE}&accountNumber=${segment(accountNumber ?? '')}`, z.array(linkPaymentView), { signal })).data,
+    queryKey: paymentRequestKeys.counters(accountNumber ?? ''),
+    queryFn: async ({ signal }) => (await http.get(`/v1/payment-request/account/${segment(accountNumber ?? '')}/summary`, (c) => c.paymentRequestCounters, { signal })).data,
     enabled: Boolean(accountNumber),
     refetchOnMount: 'always',
   });
@@ -82,6 +90,7 @@ export function useCreatePaymentRequest() {
     onSuccess: (_answer, body) => {
       requestKey.settled();
       void queryClient.invalidateQueries({ queryKey: paymentRequestKeys.account(body.accountNumber) });
+      void queryClient.invalidateQueries({ queryKey: paymentRequestKeys.counters(body.accountNumber) });
     },
   });
 }

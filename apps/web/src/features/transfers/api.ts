@@ -1,4 +1,4 @@
-import { recipient as recipientSchema, recipientList, transferResult, type TransferInput } from '@kestrel/shared';
+import { recipient as recipientSchema, recipientList, RECIPIENT_SEARCH_MIN_LENGTH, transferResult, type TransferInput } from '@kestrel/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, http, segment } from '../../lib/http.ts';
 import { pendingTransferKey, settlePendingTransfer } from './pending-transfer-key.ts';
@@ -35,7 +35,8 @@ export function useRecipientSearch(query: string, currentAccountNumber: string |
   return useQuery({
     queryKey: transferKeys.search(trimmed, currentAccountNumber ?? ''),
     queryFn: async ({ signal }) => (await http.get(`/v1/account/search?${params.toString()}`, recipientList, { signal })).data,
-    enabled: trimmed !== '',
+    // Shorter text matches nothing (the server answers [] without using the daily budget).
+    enabled: trimmed.length >= RECIPIENT_SEARCH_MIN_LENGTH,
     // Keep the last answer on screen while the next one loads, so the list does not flash empty per keystroke.
     placeholderData: keepPreviousData,
     // Accounts appear and change; a search should say what is true now.

@@ -260,7 +260,8 @@ export function CompleteAccountForm({ user }: { user: UserProfile }) {
             {...register('country')}
           >
             {countries.data?.map((country) => (
-              <option key={country.code} value={country.name}>
+              // The code is stored (as the demo data stores it); the name is what people read.
+              <option key={country.code} value={country.code}>
                 {country.name}
               </option>
             ))}
@@ -323,7 +324,7 @@ export function CompleteAccountForm({ user }: { user: UserProfile }) {
 
         <Section title="Security">
           <PasswordField
-            label={`${labels.tpin} (${TPIN_LENGTH} digits)`}
+            label="new TPIN"
             inputMode="numeric"
             maxLength={TPIN_LENGTH}
             autoComplete="new-password"

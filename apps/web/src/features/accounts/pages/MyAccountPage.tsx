@@ -10,7 +10,7 @@ import { Tabs } from '../../../components/Tabs.tsx';
 import { errorMessage } from '../../../lib/http.ts';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { accountDisplayName } from '../account-name.ts';
-import { useActiveAccount, useActivities, type Account } from '../api.ts';
+import { useActiveAccount, useActivities, useCountryName, type Account } from '../api.ts';
 import { IdentityImageThumb } from '../components/IdentityImageThumb.tsx';
 import { SampleIdBack, SampleIdFront } from '../components/SampleIdCard.tsx';
 import { identityTypeLabels } from '../labels.ts';
@@ -85,6 +85,8 @@ function SampleIdToggle() {
 }
 
 function BasicInfo({ account }: { account: Account }) {
+  // Stored as its ISO code (issue 20); shown by its name.
+  const country = useCountryName(account.address.country);
   const onVerify = () =>
     toast(
       account.identityImages.length > 0
@@ -107,6 +109,7 @@ function BasicInfo({ account }: { account: Account }) {
           <Detail label={t.email}>{account.accountEmail}</Detail>
           <Detail label={t.phone}>{account.accountPhone}</Detail>
           <Detail label={t.since}>{formatDateTime(account.createdAt)}</Detail>
+          <Detail label="Country">{country}</Detail>
         </dl>
       </Card>
 

@@ -10,6 +10,7 @@ import { startSession } from '../../../lib/session.ts';
 import { useLogin } from '../api.ts';
 import { AuthCard, AuthLayout } from '../components/AuthLayout.tsx';
 import { loginErrorToast } from '../components/toasts.ts';
+import { useHydrated } from '../../../lib/hydrated.ts';
 
 const t = uiText.login;
 
@@ -45,33 +46,33 @@ export function LoginPage() {
       onError: (error) => loginErrorToast(loginFailureMessage(error)),
     });
 
+  const hydrated = useHydrated();
+
   return (
     <AuthLayout>
       <PageTitle title={t.title} />
       <AuthCard title={t.title} subtitle={`Welcome back. Sign in to your ${PRODUCT_NAME} portal.`}>
-        <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-5">
-          <FloatingField
-            label={t.email}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            {...field('email')}
-          />
-          <div>
-            <PasswordField label={t.password} autoComplete="current-password" {...field('password')} />
-            <div className="mt-2 flex justify-end">
-              <a
-                href="#"
-                onClick={(event) => event.preventDefault()}
-                className="rounded text-sm font-medium text-brand-700 hover:text-brand-900 hover:underline"
-              >
-                {t.forgotPassword}
-              </a>
+        <form onSubmit={handleSubmit(onSubmit)} noValidate>
+          <fieldset disabled={!hydrated} className="min-w-0 space-y-5">
+            <FloatingField
+              label={t.email}
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              {...field('email')}
+            />
+            <div>
+              <PasswordField label={t.password} autoComplete="current-password" {...field('password')} />
+              <div className="mt-2 flex justify-end">
+                <Link to="/forgot-password" className="rounded text-sm font-medium text-brand-700 hover:text-brand-900 hover:underline">
+                  {t.forgotPassword}
+                </Link>
+              </div>
             </div>
-          </div>
-          <Button type="submit" size="lg" className="w-full" loading={login.isPending}>
-            {t.submit}
-          </Button>
+            <Button type="submit" size="lg" className="w-full" loading={login.isPending}>
+              {t.submit}
+            </Button>
+          </fieldset>
         </form>
         <p className="mt-6 text-center text-sm text-slate-600">
           {t.newHere}{' '}

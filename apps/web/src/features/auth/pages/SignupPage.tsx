@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, PRODUCT_NAME, signupForm, uiText, type SignupForm } from '@kestrel/shared';
+import { messages, PRODUCT_NAME, uiText, type SignupForm } from '@kestrel/shared';
 import { useForm, type UseFormSetError } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
@@ -7,11 +6,16 @@ import { Button } from '../../../components/Button.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { ApiError } from '../../../lib/http.ts';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { startSession } from '../../../lib/session.ts';
 import { useRegister } from '../api.ts';
 import { AuthCard, AuthLayout } from '../components/AuthLayout.tsx';
+import { useHydrated } from '../../../lib/hydrated.ts';
 
 const t = uiText.signup;
+
+/** The contracts' signup form rules, with zod, fetched on the form's first focus or submit (not with the page). */
+const signupResolver = lazyZodResolver<SignupForm>(async () => (await import('@kestrel/shared/contracts/auth')).signupForm);
 
 /** The register body names the phone `contactNumber`; the form calls it `phone`. */
 const formFieldOf: Record<string, keyof SignupForm> = {
@@ -58,7 +62,7 @@ export function SignupPage() {
     setError,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(signupForm),
+    resolver: signupResolver,
     defaultValues: { firstName: '', lastName: '', email: '', phone: '', password: '', confirmPassword: '' },
   });
 
@@ -77,27 +81,31 @@ export function SignupPage() {
       },
     );
 
+  const hydrated = useHydrated();
+
   return (
     <AuthLayout>
       <PageTitle title={t.title} />
       <AuthCard title={t.title} subtitle={`Open your ${PRODUCT_NAME} wallet in a minute.`}>
-        <form onSubmit={handleSubmit(onSubmit)} noValidate className="space-y-4">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FloatingField label={t.firstName} autoComplete="given-name" error={errors.firstName?.message} {...register('firstName')} />
-            <FloatingField label={t.lastName} autoComplete="family-name" error={errors.lastName?.message} {...register('lastName')} />
-          </div>
-          <FloatingField label={t.email} type="email" inputMode="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
-          <FloatingField label={t.phone} type="tel" inputMode="tel" autoComplete="tel" error={errors.phone?.message} {...register('phone')} />
-          <PasswordField label={t.password} autoComplete="new-password" error={errors.password?.message} {...register('password')} />
-          <PasswordField
-            label={t.confirmPassword}
-            autoComplete="new-password"
-            error={errors.confirmPassword?.message}
-            {...register('confirmPassword')}
-          />
-          <Button type="submit" size="lg" className="w-full" loading={registerUser.isPending}>
-            {t.submit}
-          </Button>
+        <form onSubmit={handleSubmit(onSubmit)} onFocus={signupResolver.preload} noValidate>
+          <fieldset disabled={!hydrated} className="min-w-0 space-y-4">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FloatingField label={t.firstName} autoComplete="given-name" error={errors.firstName?.message} {...register('firstName')} />
+              <FloatingField label={t.lastName} autoComplete="family-name" error={errors.lastName?.message} {...register('lastName')} />
+            </div>
+            <FloatingField label={t.email} type="email" inputMode="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+            <FloatingField label={t.phone} type="tel" inputMode="tel" autoComplete="tel" error={errors.phone?.message} {...register('phone')} />
+            <PasswordField label={t.password} autoComplete="new-password" error={errors.password?.message} {...register('password')} />
+            <PasswordField
+              label={t.confirmPassword}
+              autoComplete="new-password"
+              error={errors.confirmPassword?.message}
+              {...register('confirmPassword')}
+            />
+            <Button type="submit" size="lg" className="w-full" loading={registerUser.isPending}>
+              {t.submit}
+            </Button>
+          </fieldset>
         </form>
         <p className="mt-6 text-center text-sm text-slate-600">
           {t.haveAccount}{' '}

@@ -8,7 +8,7 @@ import { ApiError } from '../../../lib/http.ts';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { usePlainForm, type FormRules } from '../../../lib/plain-form.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useWallets, walletLogin, type Wallet } from '../api.ts';
+import { useWallets, walletLogin, walletLogout, type Wallet } from '../api.ts';
 
 export interface WalletAuth {
   userId: string;
@@ -86,26 +86,46 @@ export function WalletPay({
 }) {
   const session = useSession();
   const [ownLogin, setOwnLogin] = useState<WalletAuth>();
-  const auth = ownLogin ?? (session.userId && session.accessToken ? { userId: session.userId, token: session.accessToken } : undefined);
+  // "Use another account": the portal's session stays signed in, the checkout just stops using it.
+  const [portalSetAside, setPortalSetAside] = useState(false);
+  const portal = session.userId && session.accessToken && !portalSetAside ? { userId: session.userId, token: session.accessToken } : undefined;
+  const auth = ownLogin ?? portal;
   const wallets = useWallets(auth);
   const { values, field, setValue, handleSubmit } = usePlainForm<WalletPayForm>({ accountNumber: '', tpin: '' }, payRules);
   const chosen = values.accountNumber;
-  const firstAccount = wallets.data?.[0]?.accountNumber;
+  const firstAccount = wallets.data?.accounts[0]?.accountNumber;
   // The first account is chosen until the payer picks another.
   useEffect(() => {
     if (firstAccount && !chosen) setValue('accountNumber', firstAccount);
   }, [firstAccount, chosen, setValue]);
 
+  /** Back to the wallet login: the checkout's own login is ended on the server, the portal's is only set aside. */
+  const switchUser = () => {
+    if (ownLogin) void walletLogout(ownLogin.token).catch(() => undefined);
+    else setPortalSetAside(true);
+    setOwnLogin(undefined);
+    setValue('accountNumber', '');
+    setValue('tpin', '');
+  };
+
   if (!auth) return <WalletLogin onSignedIn={setOwnLogin} />;
   if (wallets.isPending) return <Spinner label="Loading your accounts" />;
   if (wallets.isError) return <p className="text-sm font-medium text-danger-700">{checkoutMessages.loginError}</p>;
 
-  const list = wallets.data;
+  const list = wallets.data.accounts;
   const selected = list.find((wallet) => wallet.accountNumber === chosen);
   const affordable = selected !== undefined && (amountCents === undefined || amountCents <= apiCents(balanceOf(selected, currency)));
 
   return (
     <form noValidate className="space-y-4" onSubmit={handleSubmit((form) => onPay(auth, { accountNumber: form.accountNumber, tpin: form.tpin.trim() }))}>
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-lg bg-slate-50 px-3 py-2 text-sm">
+        <p className="min-w-0 break-all text-slate-700">
+          Paying as <span className="font-semibold text-slate-900" data-testid="wallet-user">{wallets.data.email}</span>
+        </p>
+        <button type="button" className="rounded font-semibold text-brand-700 underline hover:text-brand-800" onClick={switchUser}>
+          {ownLogin ? 'Sign out' : 'Use another account'}
+        </button>
+      </div>
       <SelectField label="Account" {...field('accountNumber')}>
         {list.map((wallet) => (
           <option key={wallet._id} value={wallet.accountNumber}>

@@ -2,14 +2,15 @@ import { checkoutMessages, type CheckoutView, type Currency } from '@kestrel/sha
 import { useState } from 'react';
 import { CardForm, type CardDetails } from '../../../components/CardForm.tsx';
 import { StatusCard } from '../../../components/StatusCard.tsx';
-import { CloseIcon } from '../../../components/icons.tsx';
-import { FullPageSpinner } from '../../../components/Spinner.tsx';
+import { CloseIcon } from '../../../components/icon-base.tsx';
+import { FullPageSpinner, Spinner } from '../../../components/Spinner.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
-import { payCheckoutByCard, payCheckoutByWallet, useCheckout } from '../api.ts';
+import { payCheckoutByCard, payCheckoutByWallet, useCheckout, type PaidAnswer } from '../api.ts';
 import { PayLayout } from '../components/PayLayout.tsx';
-import { showPaidAndRedirect, showPayError } from '../components/pay-feedback.ts';
+import { paidWithText, Receipt } from '../components/Receipt.tsx';
 import { WalletPay, type WalletAuth } from '../components/WalletPay.tsx';
+import { usePay } from '../use-pay.ts';
 
 type Method = 'card' | 'kestrel';
 const methods = [
@@ -29,50 +30,35 @@ function StoreLogo({ payment }: { payment: CheckoutView }) {
   return <img src={payment.storeLogo} alt="" className="size-14 rounded-xl border border-slate-200 bg-white object-contain" onError={() => setFailed(true)} />;
 }
 
-function Paid({ redirectUrl }: { redirectUrl: string | null | undefined }) {
+/** A paid checkout: the receipt, from the server's view of the payment (so a reload shows the same). */
+function CheckoutReceipt({ payment }: { payment: CheckoutView }) {
   return (
-    <StatusCard
-      icon="✓"
-      tone="success"
-      title={checkoutMessages.paid}
-      actions={
-        redirectUrl ? (
-          <a className="font-semibold text-brand-700 underline" href={redirectUrl}>
-            Return to the store
-          </a>
-        ) : undefined
-      }
-    >
-      This payment has been completed.
-    </StatusCard>
+    <Receipt
+      amount={formatApiMoney(payment.amount, payment.currency as Currency)}
+      paidAt={payment.paidAt}
+      returnUrl={payment.redirectUrl}
+      lines={[
+        { label: 'Store', value: payment.storeName },
+        { label: 'Product', value: payment.productName },
+        { label: 'Order ID', value: payment.orderId, code: true },
+        { label: 'Payment ID', value: payment.paymentId, code: true },
+        { label: 'Transaction ID', value: payment.transactionId ?? '', code: true },
+        ...(payment.paymentSource ? [{ label: 'Paid with', value: paidWithText(payment.paymentSource) }] : []),
+      ]}
+    />
   );
 }
 
-function Checkout({ payment }: { payment: CheckoutView }) {
+function Checkout({ payment, onPaid }: { payment: CheckoutView; onPaid: () => void }) {
   const currency = payment.currency as Currency;
   const amountText = formatApiMoney(payment.amount, currency);
   const [method, setMethod] = useState<Method>('card');
-  const [busy, setBusy] = useState(false);
-  const [paid, setPaid] = useState<{ redirectUrl: string | undefined }>();
+  const { busy, pay } = usePay<PaidAnswer>({ onPaid, redirectOf: (paid) => paid.redirectUrl });
 
-  const run = async (work: () => Promise<{ redirectUrl: string | undefined }>) => {
-    setBusy(true);
-    try {
-      const answer = await work();
-      setPaid(answer);
-      showPaidAndRedirect(answer.redirectUrl);
-    } catch (error) {
-      showPayError(error);
-    } finally {
-      setBusy(false);
-    }
-  };
   const payByCard = (card: CardDetails) =>
-    run(() => payCheckoutByCard(payment.paymentId, { type: 'card', brand: card.brand, number: card.number, expiresIn: card.expiresIn, cvc: card.cvc, cardHolderName: card.cardHolderName }));
+    pay(() => payCheckoutByCard(payment.paymentId, { type: 'card', brand: card.brand, number: card.number, expiresIn: card.expiresIn, cvc: card.cvc, cardHolderName: card.cardHolderName }));
   const payByWallet = (auth: WalletAuth, form: { accountNumber: string; tpin: string }) =>
-    run(() => payCheckoutByWallet(payment.paymentId, { userId: auth.userId, accountNumber: form.accountNumber, tpin: form.tpin }, auth.token));
-
-  if (paid) return <Paid redirectUrl={paid.redirectUrl} />;
+    pay(() => payCheckoutByWallet(payment.paymentId, { userId: auth.userId, accountNumber: form.accountNumber, tpin: form.tpin }, auth.token));
 
   return (
     <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-7">
@@ -80,7 +66,14 @@ function Checkout({ payment }: { payment: CheckoutView }) {
         <StoreLogo payment={payment} />
         <div className="min-w-0 flex-1">
           <p className="truncate text-lg font-semibold text-slate-900">{payment.storeName}</p>
-          <p className="text-sm text-slate-600">Payable amount</p>
+          {/* What is being bought, so the payer can tell this is their order. */}
+          <h1 className="mt-1 text-base font-medium break-words text-slate-900" data-testid="checkout-product">
+            {payment.productName}
+          </h1>
+          <p className="text-xs break-all text-slate-600">
+            Order ID <span data-testid="checkout-order">{payment.orderId}</span>
+          </p>
+          <p className="mt-2 text-sm text-slate-600">Payable amount</p>
           <p className="text-2xl font-bold tracking-tight text-slate-900" data-testid="checkout-amount">
             {amountText}
           </p>
@@ -105,18 +98,32 @@ function Checkout({ payment }: { payment: CheckoutView }) {
 /** /web-pay/:urlId — the hosted checkout: public, outside the portal shell (app/checkout-pages.ts). */
 export function CheckoutPage({ urlId }: { urlId: string }) {
   const checkout = useCheckout(urlId);
+  // Paid on this page: the view is read again for the receipt's lines (transaction, card, time).
+  const [paidHere, setPaidHere] = useState(false);
   if (checkout.isPending) return <FullPageSpinner label="Loading payment" />;
-  return (
-    <PayLayout>
-      {checkout.isError ? (
-        <StatusCard icon="!" tone="danger" title={checkoutMessages.broken}>
-          {checkoutMessages.brokenHint}
-        </StatusCard>
-      ) : checkout.data.paymentStatus === 'success' ? (
-        <Paid redirectUrl={checkout.data.redirectUrl} />
-      ) : (
-        <Checkout payment={checkout.data} />
-      )}
-    </PayLayout>
-  );
+  let body;
+  if (checkout.isError)
+    body = (
+      <StatusCard icon="!" tone="danger" title={checkoutMessages.broken}>
+        {checkoutMessages.brokenHint}
+      </StatusCard>
+    );
+  else if (checkout.data.paymentStatus === 'success') body = <CheckoutReceipt payment={checkout.data} />;
+  else if (paidHere)
+    body = (
+      <div className="flex justify-center py-10 text-brand-700">
+        <Spinner className="size-10" label="Loading your receipt" />
+      </div>
+    );
+  else
+    body = (
+      <Checkout
+        payment={checkout.data}
+        onPaid={() => {
+          setPaidHere(true);
+          void checkout.refetch();
+        }}
+      />
+    );
+  return <PayLayout>{body}</PayLayout>;
 }

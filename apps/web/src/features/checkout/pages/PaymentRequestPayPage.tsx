@@ -1,6 +1,5 @@
 import {
   asCurrency,
-  CARD_ERROR_TOAST_MS,
   centsToDecimalString,
   checkoutMessages,
   formatMoney,
@@ -8,12 +7,12 @@ import {
   parseAmount,
   payerEmailProblem,
   linkPayMessages as m,
+  paymentMessages,
   PRODUCT_NAME,
   type PaymentMethod,
   type PublicPaymentRequestView,
 } from '@kestrel/shared';
-import { useRef, useState } from 'react';
-import toast from 'react-hot-toast';
+import { useState } from 'react';
 import { CardForm, type CardDetails } from '../../../components/CardForm.tsx';
 import { StatusCard } from '../../../components/StatusCard.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
@@ -23,19 +22,16 @@ import { ApiError } from '../../../lib/http.ts';
 import { usePlainForm } from '../../../lib/plain-form.ts';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { PayLayout } from '../components/PayLayout.tsx';
+import { paidWithText, Receipt, type PaidWith } from '../components/Receipt.tsx';
 import { WalletPay, type WalletAuth } from '../components/WalletPay.tsx';
 import { payLinkByCard, payLinkByKestrel, usePaymentRequestLink, type LinkPaid } from '../payment-request-api.ts';
+import { usePay } from '../use-pay.ts';
 
 type Method = 'card' | 'kestrel';
 const methodTabs: Record<PaymentMethod, { key: Method; label: string }> = {
   Card: { key: 'card', label: 'Cards' },
   Kestrel: { key: 'kestrel', label: 'Kestrel' },
 };
-
-/** A failed pay, for 8 seconds: the server's message, else 'An unexpected error occurred.'. */
-function showLinkPayError(error: unknown): void {
-  toast.error(error instanceof ApiError && error.fromServer && error.message ? error.message : m.unexpected, { duration: CARD_ERROR_TOAST_MS });
-}
 
 /**
  * The link's expiry in the visitor's locale and time zone. The platform's formatter rather
@@ -45,69 +41,69 @@ function showLinkPayError(error: unknown): void {
 const expiryFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
 const expiryText = (iso: string) => expiryFormat.format(new Date(iso));
 
-/** Only digits and one decimal point reach the amount field. */
-function digitsAndOnePoint(value: string): string {
-  const cleaned = value.replace(/[^\d.]/g, '');
-  const point = cleaned.indexOf('.');
-  return point === -1 ? cleaned : cleaned.slice(0, point + 1) + cleaned.slice(point + 1).replace(/\./g, '');
+/** A paid link: the server's answer, how the payer paid and when the answer came. */
+interface Paid {
+  answer: LinkPaid;
+  source: PaidWith;
+  at: Date;
 }
 
-function Paid({ paid }: { paid: LinkPaid }) {
+/** The link's receipt: the checkout's, with the purpose and reference in place of product and order. */
+function LinkReceipt({ link, paid }: { link: PublicPaymentRequestView; paid: Paid }) {
   return (
-    <StatusCard icon="✓" tone="success" title={m.paid}>
-      <p>
-        You paid <span className="font-semibold text-slate-900">{formatApiMoney(paid.amount, asCurrency(paid.currency))}</span>.
-      </p>
-      <p className="mt-2 text-sm">
-        Transaction ID <span className="font-mono break-all text-slate-900">{paid.transactionId}</span>
-      </p>
-    </StatusCard>
+    <Receipt
+      amount={formatApiMoney(paid.answer.amount, asCurrency(paid.answer.currency))}
+      paidAt={paid.at}
+      lines={[
+        { label: 'Paid to', value: link.ownerName },
+        { label: 'Purpose', value: link.paymentPurpose },
+        { label: 'Reference', value: link.reference, code: true },
+        { label: 'Payment ID', value: paid.answer.paymentId, code: true },
+        { label: 'Transaction ID', value: paid.answer.transactionId, code: true },
+        { label: 'Paid with', value: paidWithText(paid.source) },
+      ]}
+    />
   );
 }
 
 /** Refusals that mean the link itself changed (turned off, used up, expired) while the page was open. */
 const linkChangedCodes = new Set(['payment_request_disabled', 'limit_exceeded', 'payment_request_expired']);
 
-function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestView; onPaid: (paid: LinkPaid) => void; onLinkChanged: () => void }) {
+function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestView; onPaid: (paid: Paid) => void; onLinkChanged: () => void }) {
   const currency = asCurrency(link.amount.currency);
   const fixedCents = link.amount.type === 'fixed' && link.amount.value !== null ? apiCents(link.amount.value) : undefined;
   const tabs = link.paymentMethods.map((method) => methodTabs[method]);
   // The first method the link allows is the one shown first.
   const [method, setMethod] = useState<Method>(tabs[0]?.key ?? 'card');
-  const [busy, setBusy] = useState(false);
-  const inFlight = useRef(false);
+  const { busy, pay } = usePay<Paid>({
+    onPaid,
+    // Read the link again, so the page shows its new state instead of a form that cannot succeed.
+    onRefused: (error) => {
+      if (error instanceof ApiError && linkChangedCodes.has(error.code)) onLinkChanged();
+    },
+  });
   // Plain rules (the ones the shared form schema is built from): the pay page stays without zod.
+  // The e-mail is the card payer's: a wallet payer is known by the wallet they sign in to, so
+  // the Kestrel tab asks for one e-mail only, the wallet login's (issue 20, item 8).
   const form = usePlainForm(
     { amount: fixedCents === undefined ? '' : centsToDecimalString(fixedCents), email: '' },
-    { amount: (value) => linkAmountProblem(value, link, currency), email: payerEmailProblem },
+    { amount: (value) => linkAmountProblem(value, link, currency), email: (value) => (method === 'card' ? payerEmailProblem(value) : undefined) },
   );
   const typed = parseAmount(form.values.amount);
   const amountCents = fixedCents ?? (typed.ok ? typed.cents : undefined);
   const payLabel = amountCents === undefined ? 'Pay' : `Pay ${formatMoney(amountCents, currency)}`;
 
-  /** The amount and e-mail are checked with the method's own fields; both show their messages at once. */
-  const payWith = async (work: (amount: string, email: string) => Promise<LinkPaid>) => {
-    // A second press while the first is on its way would be a second payment (it has its own key).
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      if (!form.validate()) return;
-      const { amount, email } = form.values;
-      const parsed = parseAmount(amount);
-      if (!parsed.ok) return;
-      onPaid(await work(centsToDecimalString(parsed.cents), email.trim()));
-    } catch (error) {
-      showLinkPayError(error);
-      // Read the link again, so the page shows its new state instead of a form that cannot succeed.
-      if (error instanceof ApiError && linkChangedCodes.has(error.code)) onLinkChanged();
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  };
+  /** The amount (and a card payer's e-mail) are checked with the method's own fields; all show their messages at once. */
+  const payWith = (source: PaidWith, fallback: string, work: (amount: string, email: string) => Promise<LinkPaid>) =>
+    pay(async () => {
+      if (!form.validate()) return undefined;
+      const parsed = parseAmount(form.values.amount);
+      if (!parsed.ok) return undefined;
+      const answer = await work(centsToDecimalString(parsed.cents), form.values.email.trim());
+      return { answer, source, at: new Date() };
+    }, fallback);
   const payByCard = (card: CardDetails) =>
-    payWith((amount, email) =>
+    payWith({ type: 'card', brand: card.brand ?? '', number: card.number }, m.unexpected, (amount, email) =>
       payLinkByCard(link.pRequestURLId, {
         email,
         reference: link.reference,
@@ -120,9 +116,9 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
         cardHolderName: card.cardHolderName,
       }),
     );
-  const payByKestrel = (auth: WalletAuth, form: { accountNumber: string; tpin: string }) =>
-    payWith((amount, email) =>
-      payLinkByKestrel(link.pRequestURLId, { email, reference: link.reference, amount, userId: auth.userId, accountNumber: form.accountNumber, tpin: form.tpin }, auth.token),
+  const payByKestrel = (auth: WalletAuth, wallet: { accountNumber: string; tpin: string }) =>
+    payWith({ type: 'wallet', brand: PRODUCT_NAME, number: wallet.accountNumber }, paymentMessages.failed, (amount) =>
+      payLinkByKestrel(link.pRequestURLId, { reference: link.reference, amount, userId: auth.userId, accountNumber: wallet.accountNumber, tpin: wallet.tpin }, auth.token),
     );
 
   const minimum = link.minimumAmount === null ? undefined : formatApiMoney(link.minimumAmount, currency);
@@ -149,17 +145,19 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
         )}
         {link.expiresAt && <p className="mt-1 text-xs text-slate-600">Link valid until {expiryText(link.expiresAt)}</p>}
       </header>
-      <div className="mt-6 space-y-4">
-        {fixedCents === undefined && (
-          <FloatingField label={`Amount (${currency})`} inputMode="decimal" autoComplete="off" {...form.field('amount', digitsAndOnePoint)} />
-        )}
-        <FloatingField label="Your email" type="email" autoComplete="email" {...form.field('email')} />
-      </div>
+      {fixedCents === undefined && (
+        <div className="mt-6">
+          {/* Typed as is: anything but digits and one point shows 'Use only digits!' (spec 001 §5) rather than vanishing. */}
+          <FloatingField label={`Amount (${currency})`} inputMode="decimal" autoComplete="off" {...form.field('amount')} />
+        </div>
+      )}
       {/* The method's form is submitted by its own button; the amount and e-mail are checked at the same moment. */}
       <div className="mt-6" onSubmitCapture={() => form.validate()}>
         <Tabs label="Payment method" tabs={tabs} selected={method} onSelect={setMethod}>
           {method === 'card' ? (
-            <CardForm payLabel={payLabel} busy={busy} onPay={payByCard} />
+            <CardForm payLabel={payLabel} busy={busy} onPay={payByCard}>
+              <FloatingField label="Your email" type="email" autoComplete="email" {...form.field('email')} />
+            </CardForm>
           ) : (
             <WalletPay amountCents={amountCents} currency={currency} payLabel={payLabel} busy={busy} onPay={payByKestrel} />
           )}
@@ -175,10 +173,10 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
  */
 export function PaymentRequestPayPage({ pRequestURLId }: { pRequestURLId: string }) {
   const link = usePaymentRequestLink(pRequestURLId);
-  const [paid, setPaid] = useState<LinkPaid>();
+  const [paid, setPaid] = useState<Paid>();
   if (link.isPending) return <FullPageSpinner label="Loading payment request" />;
   let body;
-  if (paid) body = <Paid paid={paid} />;
+  if (paid && link.data) body = <LinkReceipt link={link.data} paid={paid} />;
   else if (link.isError)
     body = (
       <StatusCard icon="!" tone="danger" title={m.notFound}>

@@ -5,11 +5,13 @@ import { useParams } from 'react-router';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { errorMessage } from '../../../lib/http.ts';
-import { useStorePayments } from '../../payments/api.ts';
+import { useStorePaymentCounters, useStorePayments, type PaymentFilters } from '../../payments/api.ts';
+import { PaymentFiltersForm } from '../../payments/components/PaymentFiltersForm.tsx';
 import { paymentEmptyText, PaymentsList } from '../../payments/components/PaymentsList.tsx';
 import { useStore } from '../api.ts';
 import { IntegrationGuide } from '../components/IntegrationGuide.tsx';
 import { CopyField, StoreStatusBadge } from '../components/StoreBits.tsx';
+import { StoreKeyRotation } from '../components/StoreKeyRotation.tsx';
 
 type TabKey = 'payments' | 'integration';
 const tabs = [
@@ -18,9 +20,21 @@ const tabs = [
 ] as const;
 
 function StorePayments({ storeId }: { storeId: string }) {
-  const payments = useStorePayments(storeId);
+  const [filters, setFilters] = useState<PaymentFilters>({});
+  const payments = useStorePayments(storeId, filters);
+  const counters = useStorePaymentCounters(storeId);
+  const filtered = Boolean(filters.q || filters.status || filters.from || filters.to);
   return (
-    <PaymentsList payments={payments.data} isLoading={payments.isPending} error={payments.error} emptyText={paymentEmptyText.store} caption="Payments of this store, newest first" />
+    <PaymentsList
+      payments={payments.data?.pages.flat()}
+      counters={counters.data}
+      paging={payments}
+      filters={<PaymentFiltersForm value={filters} onChange={setFilters} />}
+      isLoading={payments.isPending}
+      error={payments.error}
+      emptyText={filtered ? 'No payments match this search.' : paymentEmptyText.store}
+      caption="Payments of this store, newest first"
+    />
   );
 }
 
@@ -61,12 +75,18 @@ export function StorePage() {
             </div>
             <p className="text-sm break-all text-slate-600">{data.storeURL}</p>
             <p className="text-sm break-all text-slate-600">Callback: {data.callbackURL}</p>
+            {(data.status === 'Suspended' || data.status === 'Rejected') && data.statusReason ? (
+              <p className="mt-2 text-sm font-medium text-danger-700">
+                {data.status}: {data.statusReason}
+              </p>
+            ) : null}
           </div>
         </div>
         <dl className="mt-5 grid gap-4 lg:grid-cols-2">
           <CopyField label="Store ID" value={data.storeId} />
           <CopyField label="Store key" value={data.storeKey} secret />
         </dl>
+        <StoreKeyRotation store={data} />
       </section>
       <Tabs label="Store" tabs={tabs} selected={tab} onSelect={setTab}>
         {tab === 'payments' ? <StorePayments storeId={data.storeId} /> : <IntegrationGuide store={data} />}

@@ -6,8 +6,10 @@ import { buttonClasses } from '../../../components/Button.tsx';
 import { CardIcon, CheckCircleIcon, ListIcon, WalletIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { errorMessage } from '../../../lib/http.ts';
+import { apiCents } from '../../../lib/money.ts';
 import { useSession } from '../../../lib/session.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
+import { refundedText } from '../../payments/components/PaymentsList.tsx';
 import { useStores } from '../api.ts';
 import { StoreStatusBadge } from '../components/StoreBits.tsx';
 
@@ -15,7 +17,7 @@ const title = uiText.nav.paymentGateway;
 
 function StoreCard({ store }: { store: StoreView }) {
   const navigate = useNavigate();
-  // Only Approved stores can be opened (the spec); the logo is the way in.
+  // Only Approved stores can be opened (the spec), by the logo or the name.
   const open = () => {
     if (store.status === 'Approved') void navigate(`/payment-gateway/${store.storeId}`);
     else toast.error(storeMessages.onlyApproved);
@@ -27,13 +29,28 @@ function StoreCard({ store }: { store: StoreView }) {
       </button>
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <h2 className="text-lg font-semibold text-slate-900">{store.storeName}</h2>
+          {/* The name opens the store too (the logo alone was easy to miss); a store not yet Approved says why it cannot. */}
+          <h2 className="text-lg font-semibold text-slate-900">
+            {store.status === 'Approved' ? (
+              <Link to={`/payment-gateway/${store.storeId}`} className="text-brand-800 underline-offset-2 hover:underline">
+                {store.storeName}
+              </Link>
+            ) : (
+              <button type="button" onClick={open} className="text-left hover:underline">
+                {store.storeName}
+              </button>
+            )}
+          </h2>
           <StoreStatusBadge status={store.status} />
         </div>
         <a href={store.storeURL} target="_blank" rel="noreferrer" className="text-sm break-all text-brand-700 hover:underline">
           {store.storeURL}
         </a>
-        {store.status === 'Rejected' && store.statusReason && <p className="mt-1 text-sm text-danger-700">Rejected: {store.statusReason}</p>}
+        {(store.status === 'Rejected' || store.status === 'Suspended') && store.statusReason && (
+          <p className="mt-1 text-sm text-danger-700">
+            {store.status}: {store.statusReason}
+          </p>
+        )}
         <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
           <dt className="text-slate-600">Store ID</dt>
           <dd className="font-mono break-all text-slate-900">{store.storeId}</dd>
@@ -70,7 +87,14 @@ export function StoresPage() {
         <CounterCard label="Total Payments" value={counters?.totalPayments ?? 0} icon={CardIcon} loading={loading} />
         <CounterCard label="Total Success" value={counters?.totalSuccess ?? 0} icon={CheckCircleIcon} tone="success" loading={loading} />
         <CounterCard label="Total Transactions" value={counters?.totalTransactions ?? 0} icon={ListIcon} tone="sky" loading={loading} />
-        <CounterCard label="Total Refund" value={counters?.totalRefund ?? 0} icon={WalletIcon} tone="accent" loading={loading} />
+        <CounterCard
+          label="Total Refund"
+          value={counters?.totalRefund ?? 0}
+          detail={refundedText(apiCents(counters?.totalRefundAmount ?? 0))}
+          icon={WalletIcon}
+          tone="accent"
+          loading={loading}
+        />
       </div>
       <div className="mb-4 flex items-center gap-3">
         <label htmlFor="store-status" className="text-sm font-medium text-slate-700">

@@ -7,10 +7,12 @@ import { NotFoundPage } from '../../portal/pages/NotFoundPage.tsx';
 
 const sections = [
   { to: '/ops', label: 'Queues', end: true },
+  { to: '/ops/approvals', label: 'Approvals' },
   { to: '/ops/stores', label: 'Stores' },
   { to: '/ops/withdrawals', label: 'Withdrawals' },
   { to: '/ops/identity', label: 'Identity reviews' },
   { to: '/ops/accounts', label: 'Accounts' },
+  { to: '/ops/payments', label: 'Payments' },
   { to: '/ops/callbacks', label: 'Callbacks' },
   { to: '/ops/ledger', label: 'Ledger health' },
   { to: '/ops/audit', label: 'Audit log' },

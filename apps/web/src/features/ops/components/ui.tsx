@@ -39,7 +39,7 @@ export function StatusBadge({ status }: { status: string }) {
   const tone =
     status === 'Approved' || status === 'Completed' || status === 'success'
       ? 'bg-emerald-100 text-emerald-900'
-      : status === 'Rejected' || status === 'Failed'
+      : status === 'Rejected' || status === 'Failed' || status === 'Suspended' || status === 'Refused'
         ? 'bg-red-100 text-red-900'
         : 'bg-amber-100 text-amber-900';
   return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${tone}`}>{status}</span>;
@@ -123,10 +123,10 @@ export function ReasonAction({
 }
 
 /** Runs a console change and toasts its outcome; rethrows so a form can keep its input. */
-export async function withToast<T>(work: Promise<T>, success: string, failure: string): Promise<T> {
+export async function withToast<T>(work: Promise<T>, success: string | ((result: T) => string), failure: string): Promise<T> {
   try {
     const result = await work;
-    toast.success(success);
+    toast.success(typeof success === 'function' ? success(result) : success);
     return result;
   } catch (error) {
     toast.error(errorMessage(error, failure));

@@ -122,7 +122,12 @@ function FundPanel({ accountId }: { accountId: string }) {
     if (!reason.trim()) return setProblem('Reason is required');
     setProblem(null);
     try {
-      await withToast(fund.mutateAsync({ accountId, amount: amount.trim(), currency, reason: reason.trim() }), 'Wallet funded', 'Could not fund the wallet');
+      // Above the four-eyes threshold (or past the daily cap) the API answers 202: a request waiting for a second operator.
+      await withToast(
+        fund.mutateAsync({ accountId, amount: amount.trim(), currency, reason: reason.trim() }),
+        (answer) => (answer.status === 202 ? (answer.message ?? 'Sent for approval') : 'Wallet funded'),
+        'Could not fund the wallet',
+      );
       setAmount('');
       setReason('');
     } catch {

@@ -1,13 +1,16 @@
 import { Link } from 'react-router';
-import { useOverview } from '../api.ts';
+import { useApprovals, useOverview } from '../api.ts';
+import { DayTotals } from './ApprovalsPage.tsx';
 import { OpsHeading, QueryState } from '../components/ui.tsx';
 
-/** /ops: how long each queue is, each linking to its queue. */
+/** /ops: how long each queue is, each linking to its queue, and today's totals per operator. */
 export function OverviewPage() {
   const overview = useOverview();
+  const approvals = useApprovals('Pending');
   const data = overview.data;
   const cards = data
     ? [
+        { label: 'Pending approvals (four eyes)', count: approvals.data?.length ?? 0, to: '/ops/approvals' },
         { label: 'Stores pending approval', count: data.storesPending, to: '/ops/stores' },
         { label: 'Withdrawals pending', count: data.withdrawalsPending, to: '/ops/withdrawals?status=Pending' },
         { label: 'Withdrawals processing', count: data.withdrawalsProcessing, to: '/ops/withdrawals?status=Processing' },
@@ -29,6 +32,7 @@ export function OverviewPage() {
           ))}
         </ul>
       </QueryState>
+      <DayTotals />
     </>
   );
 }

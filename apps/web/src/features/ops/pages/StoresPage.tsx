@@ -1,14 +1,12 @@
 import { STORE_STATUSES, type StoreStatus } from '@kestrel/shared';
 import { useState } from 'react';
-import { Button } from '../../../components/Button.tsx';
-import { useOpsStores, useStoreDecision } from '../api.ts';
+import { useOpsStores, useStoreDecision, type StoreDecision } from '../api.ts';
 import { AuthImage, Facts, OpsHeading, Panel, QueryState, ReasonAction, StatusBadge, when, withToast } from '../components/ui.tsx';
 
-/** /ops/stores: pending stores first; logo, business documents, URLs, owner; Approve / Reject with a reason. */
+/** /ops/stores: pending stores first; logo, business documents, URLs, owner; Approve / Reject, Suspend / Reinstate, each with a reason. */
 export function StoresPage() {
   const [status, setStatus] = useState<StoreStatus>('Pending');
   const stores = useOpsStores(status);
-  const decide = useStoreDecision();
   return (
     <>
       <OpsHeading title="Stores">
@@ -51,23 +49,7 @@ export function StoresPage() {
                         ))}
                       </div>
                     </div>
-                    {store.status === 'Pending' ? (
-                      <div className="space-y-2 border-t border-slate-200 pt-3">
-                        <Button
-                          loading={decide.isPending && decide.variables?.storeId === store.storeId && decide.variables.decision === 'approve'}
-                          onClick={() => void withToast(decide.mutateAsync({ storeId: store.storeId, decision: 'approve' }), `${store.storeName} approved`, 'Could not approve the store').catch(() => undefined)}
-                        >
-                          Approve
-                        </Button>
-                        <ReasonAction
-                          label="Reject"
-                          variant="danger"
-                          placeholder="Reason the owner will see"
-                          pending={decide.isPending && decide.variables?.storeId === store.storeId && decide.variables.decision === 'reject'}
-                          onSubmit={(reason) => withToast(decide.mutateAsync({ storeId: store.storeId, decision: 'reject', reason }), `${store.storeName} rejected`, 'Could not reject the store')}
-                        />
-                      </div>
-                    ) : null}
+                    <StoreActions storeId={store.storeId} storeName={store.storeName} status={store.status} />
                   </div>
                 </article>
               </Panel>
@@ -76,5 +58,35 @@ export function StoresPage() {
         </ul>
       </QueryState>
     </>
+  );
+}
+
+/** What an operator may do from each status: every decision takes a reason (the audit log keeps it; a rejection's or suspension's is shown to the owner). */
+const ACTIONS: Partial<Record<StoreStatus, { decision: StoreDecision; label: string; variant: 'primary' | 'danger'; placeholder: string; done: string }[]>> = {
+  Pending: [
+    { decision: 'approve', label: 'Approve', variant: 'primary', placeholder: 'Reason for approving (kept in the audit log)', done: 'approved' },
+    { decision: 'reject', label: 'Reject', variant: 'danger', placeholder: 'Reason the owner will see', done: 'rejected' },
+  ],
+  Approved: [{ decision: 'suspend', label: 'Suspend', variant: 'danger', placeholder: 'Reason the owner will see', done: 'suspended' }],
+  Suspended: [{ decision: 'reinstate', label: 'Reinstate', variant: 'primary', placeholder: 'Reason for reinstating (kept in the audit log)', done: 'reinstated' }],
+};
+
+function StoreActions({ storeId, storeName, status }: { storeId: string; storeName: string; status: StoreStatus }) {
+  const decide = useStoreDecision();
+  const actions = ACTIONS[status];
+  if (!actions) return null;
+  return (
+    <div className="space-y-3 border-t border-slate-200 pt-3">
+      {actions.map((action) => (
+        <ReasonAction
+          key={action.decision}
+          label={action.label}
+          variant={action.variant}
+          placeholder={action.placeholder}
+          pending={decide.isPending && decide.variables?.storeId === storeId && decide.variables.decision === action.decision}
+          onSubmit={(reason) => withToast(decide.mutateAsync({ storeId, decision: action.decision, reason }), `${storeName} ${action.done}`, `Could not update the store`)}
+        />
+      ))}
+    </div>
   );
 }

@@ -55,7 +55,7 @@ export function WithdrawalsPage() {
                   ) : null}
                   {w.status === 'Processing' ? (
                     <div className="space-y-2 border-t border-slate-200 pt-3">
-                      <Button loading={busy(w._id, 'complete')} onClick={() => void withToast(move.mutateAsync({ id: w._id, move: 'complete' }), 'Withdrawal completed', 'Could not complete the withdrawal').catch(() => undefined)}>
+                      <Button loading={busy(w._id, 'complete')} onClick={() => void withToast(move.mutateAsync({ id: w._id, move: 'complete' }), (answer) => (answer.status === 202 ? (answer.message ?? 'Sent for approval') : 'Withdrawal completed'), 'Could not complete the withdrawal').catch(() => undefined)}>
                         Complete
                       </Button>
                       <ReasonAction

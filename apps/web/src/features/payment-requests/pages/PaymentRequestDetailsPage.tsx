@@ -7,7 +7,8 @@ import type { IconProps } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
-import { PaymentMethodMark } from '../../payments/components/PaymentBits.tsx';
+import { PaymentMethodMark, RefundStateBadge } from '../../payments/components/PaymentBits.tsx';
+import { RefundForm, refundTargetOfLinkPayment } from '../../payments/components/RefundForm.tsx';
 import { BackLink } from '../../transfers/components/BackLink.tsx';
 import { usePaymentRequest, usePaymentRequestPayments, useUpdatePaymentRequestLimit, useUpdatePaymentRequestStatus } from '../api.ts';
 import { copyLink } from '../components/copy-link.ts';
@@ -153,17 +154,41 @@ function Source({ brand, type, number }: { brand: string | null; type: string | 
   );
 }
 
-function SuccessfulPayments({ paymentRequestId }: { paymentRequestId: string }) {
+/** A link payment's amount, its refund state and, while something is left to refund, its Refund button (issue 23). */
+function AmountAndRefund({ payment, onRefund }: { payment: LinkPaymentView; onRefund: (payment: LinkPaymentView) => void }) {
+  const amount = formatApiMoney(payment.amount, asCurrency(payment.currency));
+  return (
+    <span className="flex flex-wrap items-center gap-2">
+      <span className="font-semibold text-slate-900 tabular-nums">{amount}</span>
+      <RefundStateBadge payment={payment} />
+      {payment.amountRefundable > 0 && (
+        <Button variant="ghost" aria-label={`Refund ${amount} of ${formatDateTime(payment.createdAt)}`} onClick={() => onRefund(payment)}>
+          Refund
+        </Button>
+      )}
+    </span>
+  );
+}
+
+function SuccessfulPayments({ paymentRequestId, accountNumber }: { paymentRequestId: string; accountNumber: string }) {
   const payments = usePaymentRequestPayments(paymentRequestId);
+  const [refunding, setRefunding] = useState<LinkPaymentView | null>(null);
   if (payments.isPending) return <div role="status" aria-label="Loading payments" className="h-24 animate-pulse rounded-xl bg-slate-200/70" />;
   const list: readonly LinkPaymentView[] = payments.data ?? [];
   if (list.length === 0) return <p className="py-8 text-center text-slate-600">{m.noSuccessful}</p>;
   return (
     <>
+      {refunding && (
+        <div className="mb-4">
+          <RefundForm key={refunding.id} payment={refundTargetOfLinkPayment(refunding, accountNumber)} onClose={() => setRefunding(null)} />
+        </div>
+      )}
       <ul aria-label="Successful payments" className="divide-y divide-slate-100 md:hidden">
         {list.map((payment) => (
           <li key={payment.id} className="space-y-1 py-3 text-sm">
-            <p className="text-base font-semibold text-slate-900 tabular-nums">{formatApiMoney(payment.amount, asCurrency(payment.currency))}</p>
+            <p className="text-base">
+              <AmountAndRefund payment={payment} onRefund={setRefunding} />
+            </p>
             <Source {...payment.source} />
             <p className="font-mono text-xs break-all text-slate-700">{payment.transactionId}</p>
             <p className="text-slate-700">{formatDateTime(payment.createdAt)}</p>
@@ -184,7 +209,9 @@ function SuccessfulPayments({ paymentRequestId }: { paymentRequestId: string }) 
           <tbody className="divide-y divide-slate-100">
             {list.map((payment) => (
               <tr key={payment.id}>
-                <td className="px-4 py-3 font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(payment.amount, asCurrency(payment.currency))}</td>
+                <td className="px-4 py-3 whitespace-nowrap">
+                  <AmountAndRefund payment={payment} onRefund={setRefunding} />
+                </td>
                 <td className="px-4 py-3">
                   <Source {...payment.source} />
                 </td>
@@ -320,7 +347,7 @@ function Details({ link }: { link: PaymentRequestView }) {
 
       <section aria-label="Transactions" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-xs sm:p-6">
         <Tabs label="Transactions" tabs={historyTabs} selected={tab} onSelect={setTab}>
-          {tab === 'successed' ? <SuccessfulPayments paymentRequestId={link._id} /> : <FailedAttempts link={link} />}
+          {tab === 'successed' ? <SuccessfulPayments paymentRequestId={link._id} accountNumber={link.accountNumber} /> : <FailedAttempts link={link} />}
         </Tabs>
       </section>
     </div>

@@ -1,15 +1,18 @@
-import { formatDateTime, paymentRequestMessages as m, REFUND_COUNTER, uiText, type PaymentRequestView } from '@kestrel/shared';
+import { formatDateTime, paymentRequestMessages as m, uiText, type PaymentRequestCounters, type PaymentRequestView } from '@kestrel/shared';
 import { Link } from 'react-router';
-import { buttonClasses } from '../../../components/Button.tsx';
+import { Button, buttonClasses } from '../../../components/Button.tsx';
+import { errorMessage } from '../../../lib/http.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { CheckCircleIcon, HistoryIcon, LinkIcon, ListIcon, WalletIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { useSession } from '../../../lib/session.ts';
-import { useLinkPayments, usePaymentRequests } from '../api.ts';
+import { usePaymentRequestCounters, usePaymentRequests } from '../api.ts';
 import { copyLink } from '../components/copy-link.ts';
 import { linkAmountText, PaymentRequestStatusBadge, remainingLimitText } from '../components/PaymentRequestBits.tsx';
 import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx';
+import { apiCents } from '../../../lib/money.ts';
+import { refundedText } from '../../payments/components/PaymentsList.tsx';
 
 const title = uiText.nav.paymentRequest;
 const columns = ['Request URL', 'Status', 'Amount', 'Remaining Limit', 'Date', 'Details'] as const;
@@ -31,13 +34,25 @@ function CopyableUrl({ link }: { link: PaymentRequestView }) {
   );
 }
 
-function Counters({ links, payments, loading }: { links: readonly PaymentRequestView[]; payments: number | string | undefined; loading: boolean }) {
+function Counters({ accountNumber }: { accountNumber: string | undefined }) {
+  const counters = usePaymentRequestCounters(accountNumber);
+  const loading = !accountNumber || (counters.isPending && counters.fetchStatus !== 'idle');
+  // A failed count reads '—' rather than a wrong 0.
+  const value = (pick: (c: PaymentRequestCounters) => number) => (counters.data ? pick(counters.data) : '—');
   return (
     <section aria-label="Payment request counters" className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-      <CounterCard label="Total Request" value={links.length} icon={LinkIcon} tone="brand" loading={loading} />
-      <CounterCard label="Active Request" value={links.filter((link) => link.status === 'active').length} icon={CheckCircleIcon} tone="success" loading={loading} />
-      <CounterCard label="Total Payments" value={payments ?? 0} icon={WalletIcon} tone="sky" loading={loading || payments === undefined} />
-      <CounterCard label="Total Refund" value={REFUND_COUNTER} icon={HistoryIcon} tone="accent" loading={loading} />
+      <CounterCard label="Total Request" value={value((c) => c.total)} icon={LinkIcon} tone="brand" loading={loading} />
+      <CounterCard label="Active Request" value={value((c) => c.active)} icon={CheckCircleIcon} tone="success" loading={loading} />
+      <CounterCard label="Total Payments" value={value((c) => c.payments)} icon={WalletIcon} tone="sky" loading={loading} />
+      {/* Real refunds of the links' payments (issue 23): how many, and how much. */}
+      <CounterCard
+        label="Total Refund"
+        value={value((c) => c.refundCount)}
+        detail={counters.data ? refundedText(apiCents(counters.data.refundedAmount)) : undefined}
+        icon={HistoryIcon}
+        tone="accent"
+        loading={loading}
+      />
     </section>
   );
 }
@@ -104,8 +119,7 @@ function LinkCards({ links }: { links: readonly PaymentRequestView[] }) {
 export function PaymentRequestsPage() {
   const { accountNumber } = useSession();
   const links = usePaymentRequests(accountNumber);
-  const payments = useLinkPayments(accountNumber);
-  const list = links.data ?? [];
+  const list = links.data?.pages.flat() ?? [];
   const loading = !accountNumber || (links.isPending && links.fetchStatus !== 'idle');
 
   let body;
@@ -128,6 +142,18 @@ export function PaymentRequestsPage() {
       <>
         <LinksTable links={list} />
         <LinkCards links={list} />
+        {links.hasNextPage && (
+          <div className="mt-6 flex flex-col items-center gap-2">
+            {links.isFetchNextPageError && (
+              <p role="alert" className="text-sm text-danger-700">
+                {errorMessage(links.error, 'More payment links could not be loaded.')}
+              </p>
+            )}
+            <Button variant="secondary" onClick={() => void links.fetchNextPage()} loading={links.isFetchingNextPage}>
+              Load more
+            </Button>
+          </div>
+        )}
       </>
     );
   }
@@ -148,7 +174,7 @@ export function PaymentRequestsPage() {
           {m.newRequest}
         </Link>
       </div>
-      <Counters links={list} payments={payments.data?.length ?? (payments.isError ? '—' : undefined)} loading={loading} />
+      <Counters accountNumber={accountNumber} />
       {body}
     </>
   );

@@ -1,4 +1,4 @@
-import type { PaymentView } from '@kestrel/shared';
+import { refundStateLabels, type PaymentView, type RefundStatus } from '@kestrel/shared';
 import { WalletIcon } from '../../../components/icons.tsx';
 
 /** The spec's colours: success green, initiate yellow; a payment whose attempts all failed is red. */
@@ -11,6 +11,24 @@ export function PaymentStatusBadge({ payment }: { payment: Pick<PaymentView, 'pa
         ? ['failed', 'bg-danger-50 text-danger-700 ring-danger-600/20']
         : [payment.paymentStatus, 'bg-amber-50 text-amber-800 ring-amber-600/30'];
   return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${tone}`}>{label}</span>;
+}
+
+/** "Refunded" or "Partially refunded" beside a successful payment's status (paymentStatus stays success); nothing before a refund. */
+export function RefundStateBadge({ payment }: { payment: Pick<PaymentView, 'refundState'> }) {
+  if (!payment.refundState) return null;
+  const tone = payment.refundState === 'refunded' ? 'bg-sky-50 text-sky-800 ring-sky-600/30' : 'bg-violet-50 text-violet-800 ring-violet-600/30';
+  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${tone}`}>{refundStateLabels[payment.refundState]}</span>;
+}
+
+const refundStatusTones: Record<RefundStatus, string> = {
+  succeeded: 'bg-success-50 text-success-700 ring-success-600/20',
+  processing: 'bg-amber-50 text-amber-800 ring-amber-600/30',
+  failed: 'bg-danger-50 text-danger-700 ring-danger-600/20',
+};
+
+/** One refund's status: succeeded green, processing (a card refund waiting for the processor) yellow, failed red. */
+export function RefundStatusBadge({ status }: { status: RefundStatus }) {
+  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${refundStatusTones[status]}`}>{status}</span>;
 }
 
 /** The card brand (visa, masterCard) or the wallet, as a small mark with a text name. */

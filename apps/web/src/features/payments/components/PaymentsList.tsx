@@ -1,70 +1,106 @@
-import { asCurrency, formatDateTime, paymentMessages, REFUND_COUNTER, type PaymentView } from '@kestrel/shared';
-import { Link } from 'react-router';
+import { asCurrency, CURRENCIES, formatDateTime, formatMoney, paymentMessages, type Cents, type PaymentCounters, type PaymentView } from '@kestrel/shared';
+import type { MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { AlertCircleIcon, CardIcon, CheckCircleIcon, HistoryIcon, ListIcon } from '../../../components/icons.tsx';
-import { formatApiMoney } from '../../../lib/money.ts';
+import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
-import { isFailedPayment } from '../api.ts';
-import { PaymentMethodMark, PaymentStatusBadge } from './PaymentBits.tsx';
+import { Button } from '../../../components/Button.tsx';
+import type { ReactNode } from 'react';
+import { PaymentMethodMark, PaymentStatusBadge, RefundStateBadge } from './PaymentBits.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 
 const columns = ['Amount', 'Order ID', 'Customer', 'Method', 'Transaction ID', 'Date'] as const;
 
-function counters(payments: readonly PaymentView[]) {
-  return {
-    all: payments.length,
-    succeeded: payments.filter((payment) => payment.paymentStatus === 'success').length,
-    initiated: payments.filter((payment) => payment.paymentStatus === 'initiate' && payment.paymentErrors.length === 0).length,
-    failed: payments.filter(isFailedPayment).length,
-  };
+/** A list's paging state, as an infinite query gives it. */
+export interface PaymentPaging {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  isFetchNextPageError: boolean;
+  fetchNextPage: () => unknown;
 }
 
-/** Rows with a payment source open the details page; the amount is a real link for keyboards and screen readers. */
+/** The refund counters' amount (cents). Payments are in the one currency Kestrel takes (USD). */
+export const refundedText = (cents: Cents) => formatMoney(cents, CURRENCIES[0]);
+
+const detailsPath = (payment: PaymentView) => `/payment/details/${payment.paymentId}`;
+
+/**
+ * Rows with a payment source open the details page (spec 000 §2): a click anywhere on the row
+ * does, and the amount is the row's real link, which Tab reaches and Enter follows. A click
+ * on the link itself, or one that ends a text selection, is left alone.
+ */
+function useOpenRow() {
+  const navigate = useNavigate();
+  return (payment: PaymentView) =>
+    payment.paymentSourceType
+      ? {
+          onClick: (event: MouseEvent<HTMLElement>) => {
+            if ((event.target as HTMLElement).closest('a, button') || window.getSelection()?.toString()) return;
+            void navigate(detailsPath(payment));
+          },
+          className: 'cursor-pointer',
+        }
+      : { onClick: undefined, className: '' };
+}
+
+/** The amount: the row's link to its details when it has a payment source. */
 function AmountCell({ payment }: { payment: PaymentView }) {
   const amount = formatApiMoney(payment.amount, asCurrency(payment.currency));
   return (
     <span className="flex flex-wrap items-center gap-2">
       {payment.paymentSourceType ? (
-        <Link to={`/payment/details/${payment.paymentId}`} className="font-semibold text-brand-800 underline-offset-2 hover:underline">
+        <Link to={detailsPath(payment)} className="font-semibold text-brand-800 underline-offset-2 hover:underline">
           {amount}
         </Link>
       ) : (
         <span className="font-semibold text-slate-900">{amount}</span>
       )}
       <PaymentStatusBadge payment={payment} />
+      <RefundStateBadge payment={payment} />
     </span>
   );
 }
 
 /**
  * The payments list of the /payments page and of a store's Payments tab: the five counters
- * (All Payments, Succeeded, Initiated, Refunded, Failed) and the table (cards on phones).
+ * (All Payments, Succeeded, Initiated, Refunded, Failed: the server's, over every payment),
+ * optional filters, and the table (cards on phones) a page at a time with "Load more".
  */
 export function PaymentsList({
   payments,
+  counters,
+  paging,
+  filters,
   isLoading,
   error,
   emptyText,
   caption,
 }: {
   payments: readonly PaymentView[] | undefined;
+  counters: PaymentCounters | undefined;
+  paging: PaymentPaging;
+  filters?: ReactNode;
   isLoading: boolean;
   error: unknown;
   emptyText: string;
   caption: string;
 }) {
-  const count = counters(payments ?? []);
+  const count = counters ?? { all: 0, succeeded: 0, initiated: 0, failed: 0, refundCount: 0, refundedAmount: 0 };
+  const countersLoading = !counters;
+  const openRow = useOpenRow();
   const loading = isLoading && !payments;
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-5">
-        <CounterCard label="All Payments" value={count.all} icon={ListIcon} loading={loading} />
-        <CounterCard label="Succeeded" value={count.succeeded} icon={CheckCircleIcon} tone="success" loading={loading} />
-        <CounterCard label="Initiated" value={count.initiated} icon={HistoryIcon} tone="accent" loading={loading} />
-        {/* Refunds do not exist yet, so the count is truly 0. */}
-        <CounterCard label="Refunded" value={REFUND_COUNTER} icon={CardIcon} tone="sky" loading={loading} />
-        <CounterCard label="Failed" value={count.failed} icon={AlertCircleIcon} tone="accent" loading={loading} />
+        <CounterCard label="All Payments" value={count.all} icon={ListIcon} loading={countersLoading} />
+        <CounterCard label="Succeeded" value={count.succeeded} icon={CheckCircleIcon} tone="success" loading={countersLoading} />
+        <CounterCard label="Initiated" value={count.initiated} icon={HistoryIcon} tone="accent" loading={countersLoading} />
+        {/* Real refunds (issue 23, a step beyond the spec's fixed 0): how many succeeded, and their sum. */}
+        <CounterCard label="Refunded" value={count.refundCount} detail={refundedText(apiCents(count.refundedAmount))} icon={CardIcon} tone="sky" loading={countersLoading} />
+        <CounterCard label="Failed" value={count.failed} icon={AlertCircleIcon} tone="accent" loading={countersLoading} />
       </div>
+      {filters}
       {error ? (
         <p role="alert" className="rounded-lg bg-danger-50 px-4 py-3 text-sm font-medium text-danger-700">
           {errorMessage(error, 'The payments could not be loaded.')}
@@ -77,7 +113,7 @@ export function PaymentsList({
         <>
           <DataTable caption={caption} columns={columns}>
             {payments.map((payment) => (
-              <tr key={payment.paymentId} className="hover:bg-slate-50">
+              <tr key={payment.paymentId} onClick={openRow(payment).onClick} className={`hover:bg-slate-50 ${openRow(payment).className}`}>
                 <td className="px-4 py-3 whitespace-nowrap">
                   <AmountCell payment={payment} />
                 </td>
@@ -97,7 +133,7 @@ export function PaymentsList({
           </DataTable>
           <ul aria-label={caption} className="space-y-3 md:hidden">
             {payments.map((payment) => (
-              <li key={payment.paymentId} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-xs">
+              <li key={payment.paymentId} onClick={openRow(payment).onClick} className={`rounded-2xl border border-slate-200 bg-white p-4 shadow-xs ${openRow(payment).className}`}>
                 <AmountCell payment={payment} />
                 <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
                   <dt className="text-slate-600">Order ID</dt>
@@ -114,6 +150,18 @@ export function PaymentsList({
               </li>
             ))}
           </ul>
+          {paging.hasNextPage && (
+            <div className="flex flex-col items-center gap-2">
+              {paging.isFetchNextPageError && (
+                <p role="alert" className="text-sm text-danger-700">
+                  {errorMessage(error, 'More payments could not be loaded.')}
+                </p>
+              )}
+              <Button variant="secondary" onClick={() => void paging.fetchNextPage()} loading={paging.isFetchingNextPage}>
+                Load more
+              </Button>
+            </div>
+          )}
         </>
       )}
     </div>

@@ -1,11 +1,14 @@
-import { asCurrency, formatDateTime, paymentMessages } from '@kestrel/shared';
-import type { ReactNode } from 'react';
+import { asCurrency, formatDateTime, paymentMessages, refundMessages, type PaymentView } from '@kestrel/shared';
+import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
+import { Button } from '../../../components/Button.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { usePayment } from '../api.ts';
-import { PaymentMethodMark, PaymentStatusBadge } from '../components/PaymentBits.tsx';
+import { PaymentMethodMark, PaymentStatusBadge, RefundStateBadge } from '../components/PaymentBits.tsx';
+import { RefundForm, refundTargetOfPayment } from '../components/RefundForm.tsx';
+import { RefundsList } from '../components/RefundsList.tsx';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -16,14 +19,28 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** /payment/details/{paymentId}: every field of one payment and its failed attempts. */
+/** A successful payment with something left to refund; only its owner can see this page. */
+const isRefundable = (payment: PaymentView) => payment.paymentStatus === 'success' && payment.amountRefundable > 0;
+
+/**
+ * /payment/details/{paymentId}: every field of one payment, its refunds (issue 23) and its
+ * failed attempts. The owner refunds from here: "Refund" opens the form in place of the button.
+ */
 export function PaymentDetailsPage() {
   const { paymentId = '' } = useParams();
   const { data: payment, error, isPending } = usePayment(paymentId);
+  const [refunding, setRefunding] = useState(false);
   return (
     <>
       <PageTitle title="Payment details" />
-      <h1 className="mb-6 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Payment details</h1>
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Payment details</h1>
+        {payment && isRefundable(payment) && !refunding && (
+          <Button variant="secondary" onClick={() => setRefunding(true)}>
+            {refundMessages.refundButton}
+          </Button>
+        )}
+      </div>
       {isPending ? (
         <div role="status" aria-label="Loading the payment" className="h-64 animate-pulse rounded-2xl bg-slate-200/70" />
       ) : error || !payment ? (
@@ -32,10 +49,14 @@ export function PaymentDetailsPage() {
         </p>
       ) : (
         <div className="space-y-6">
+          {refunding && isRefundable(payment) && <RefundForm payment={refundTargetOfPayment(payment)} onClose={() => setRefunding(false)} />}
           <section aria-label="Payment" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-xs sm:p-6">
             <dl className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
               <Field label="Status">
-                <PaymentStatusBadge payment={payment} />
+                <span className="flex flex-wrap items-center gap-2">
+                  <PaymentStatusBadge payment={payment} />
+                  <RefundStateBadge payment={payment} />
+                </span>
               </Field>
               <Field label="Payment type">{payment.paymentSourceType ?? '—'}</Field>
               <Field label="Payment ID">
@@ -45,6 +66,12 @@ export function PaymentDetailsPage() {
                 <span className="font-semibold tabular-nums">{formatApiMoney(payment.amount, asCurrency(payment.currency))}</span>
               </Field>
               <Field label="Fee">{payment.fee ? `${formatApiMoney(payment.fee.amount, asCurrency(payment.fee.currency))} (${payment.fee.currency})` : '—'}</Field>
+              {payment.paymentStatus === 'success' && (
+                <Field label="Refunded">
+                  <span className="tabular-nums">{formatApiMoney(payment.amountRefunded, asCurrency(payment.currency))}</span>
+                  <span className="ml-2 text-sm text-slate-600">({formatApiMoney(payment.amountRefundable, asCurrency(payment.currency))} left)</span>
+                </Field>
+              )}
               <Field label="Transaction ID">
                 <span className="font-mono text-sm">{payment.transactionId ?? paymentMessages.unsuccess}</span>
               </Field>
@@ -62,6 +89,14 @@ export function PaymentDetailsPage() {
               </Field>
             </dl>
           </section>
+          {(payment.paymentStatus === 'success' || payment.refunds.length > 0) && (
+            <section aria-labelledby="refunds" className="rounded-2xl border border-slate-200 bg-white shadow-xs">
+              <h2 id="refunds" className="border-b border-slate-200 px-5 py-4 text-lg font-semibold text-slate-900">
+                {refundMessages.refundsTitle}
+              </h2>
+              <RefundsList refunds={payment.refunds} />
+            </section>
+          )}
           <section aria-labelledby="failed-attempts" className="rounded-2xl border border-slate-200 bg-white shadow-xs">
             <h2 id="failed-attempts" className="border-b border-slate-200 px-5 py-4 text-lg font-semibold text-slate-900">
               Failed Attempts

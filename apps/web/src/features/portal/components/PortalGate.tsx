@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
+import { Navigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { CenteredLayout } from '../../../components/CenteredLayout.tsx';
 import { StatusCard } from '../../../components/StatusCard.tsx';
@@ -20,7 +21,7 @@ const CompleteAccountGate = lazy(async () => ({ default: (await import('./Comple
 /**
  * Wraps every protected page: a spinner while the user loads, then 'Please Verify Your
  * Email' for an unverified e-mail, the complete-account form for a verified user without
- * an account, and otherwise the shell with the page.
+ * an account, the operator console for an operator, and otherwise the shell with the page.
  */
 export function PortalGate() {
   const session = useSession();
@@ -55,6 +56,9 @@ export function PortalGate() {
     );
   }
 
+  // Operators never hold a wallet (separation of duties): their portal is the console, not the
+  // complete-account form a user without an account would get.
+  if (profile.isOperator) return <Navigate to="/ops" replace />;
   if (!profile.isEmailVerified || !profile.isAccountHolder)
     return (
       <Suspense fallback={<FullPageSpinner />}>

@@ -44,7 +44,7 @@ export function VerifyEmailNotice({ user }: { user: UserProfile }) {
         icon={<MailIcon />}
         title={messages.portal.verifyEmailTitle}
         actions={
-          <Button onClick={onResend} loading={resend.isPending} size="lg" className="capitalize">
+          <Button onClick={onResend} loading={resend.isPending} size="lg">
             {uiText.verification.resendMail}
           </Button>
         }

@@ -6,7 +6,8 @@ import { PageTitle } from '../../../components/PageTitle.tsx';
 
 /**
  * Any path no route claims. Inside the portal (`inPortal`) it fills the shell's content
- * area, so the header and side navigation stay; for a visitor it is a page of its own.
+ * area, so the header and side navigation stay; for a visitor it is a page of its own. Go Back
+ * goes to / as the spec says (the dashboard for a signed-in user, /login for a visitor).
  */
 export function NotFoundPage({ inPortal = false }: { inPortal?: boolean }) {
   const navigate = useNavigate();
@@ -19,7 +20,7 @@ export function NotFoundPage({ inPortal = false }: { inPortal?: boolean }) {
         </p>
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{messages.portal.notFound}</h1>
         <p className="mt-3 text-slate-600">The page you are looking for does not exist or has moved.</p>
-        <Button size="lg" className="mt-8" onClick={() => void navigate(inPortal ? '/dashboard' : '/')}>
+        <Button size="lg" className="mt-8" onClick={() => void navigate('/')}>
           {uiText.portal.goBack}
         </Button>
       </section>

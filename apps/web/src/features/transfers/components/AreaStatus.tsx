@@ -48,7 +48,8 @@ export function UnknownArea() {
         tone="neutral"
         title={messages.portal.notFound}
         actions={
-          <Link to={transferPaths.home} className={buttonClasses('primary', 'lg')}>
+          // The spec's 'Page Not Found' goes back to /, wherever it shows.
+          <Link to="/" className={buttonClasses('primary', 'lg')}>
             {uiText.portal.goBack}
           </Link>
         }

@@ -1,4 +1,4 @@
-import { uiText } from '@kestrel/shared';
+import { RECIPIENT_SEARCH_MIN_LENGTH, transferMessages, uiText } from '@kestrel/shared';
 import { useId, useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
@@ -116,7 +116,8 @@ function RecipientSearch() {
             Search recipient
           </label>
           <p id={hintId} className="mt-0.5 text-sm text-slate-600">
-            Account number, email or phone (exactly), or part of the account name.
+            Account number, email or phone (exactly), or part of the account name (at least {RECIPIENT_SEARCH_MIN_LENGTH} characters). Names show
+            in short until you pick the recipient.
           </p>
           <div className="relative mt-2">
             <SearchIcon className="pointer-events-none absolute top-1/2 left-3.5 size-5 -translate-y-1/2 text-slate-500" />
@@ -151,7 +152,14 @@ function RecipientSearch() {
             </span>
           </div>
           <div className="mt-5">
-            {query === '' ? <RecentRecipients headingId={headingId} /> : <SearchResults query={query} typing={typing} headingId={headingId} />}
+            {text.trim() === '' ? (
+              <RecentRecipients headingId={headingId} />
+            ) : text.trim().length < RECIPIENT_SEARCH_MIN_LENGTH ? (
+              // Shorter text matches nothing on the server; say so instead of asking.
+              <Message>{transferMessages.searchTooShort}</Message>
+            ) : (
+              <SearchResults query={query} typing={typing} headingId={headingId} />
+            )}
           </div>
         </div>
       </div>

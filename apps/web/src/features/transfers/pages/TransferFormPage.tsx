@@ -33,6 +33,9 @@ import { transferPaths, WALLET_AREA } from '../areas.ts';
 import { WalletAreaOnly } from '../components/AreaStatus.tsx';
 import { BackLink } from '../components/BackLink.tsx';
 
+/** One id for the transfer's error toast, so a new attempt can clear the last one's. */
+const TRANSFER_ERROR_TOAST = 'transfer-error';
+
 const title = 'Complete Transfer';
 const failedMessage = 'Fund transfer failed!';
 /** An answer that never came (network, server fault) may hide a transfer that went through. */
@@ -191,6 +194,8 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
 
   const onSubmit = (values: TransferFormValues) => {
     if (transfer.isPending || done) return;
+    // A new attempt clears the last one's refusal: a success never shows beside a stale 'Incorrect TPIN'.
+    toast.dismiss(TRANSFER_ERROR_TOAST);
     transfer.mutate(
       {
         sender: from,
@@ -211,7 +216,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
           // sending again is safe. When the server did explain itself, its words come first.
           const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
           const serverSaid = error instanceof ApiError && error.fromServer ? error.message : undefined;
-          toast.error(unsure ? (serverSaid ? `${serverSaid} ${unsureHint}` : unsureMessage) : errorMessage(error, failedMessage));
+          toast.error(unsure ? (serverSaid ? `${serverSaid} ${unsureHint}` : unsureMessage) : errorMessage(error, failedMessage), { id: TRANSFER_ERROR_TOAST });
           if (!(error instanceof ApiError)) return;
           for (const [field, message] of Object.entries(error.fields ?? {})) {
             const formField = formFieldOf[field];

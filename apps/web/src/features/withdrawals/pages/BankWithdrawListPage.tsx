@@ -6,7 +6,9 @@ import { PageTitle } from '../../../components/PageTitle.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { useSession } from '../../../lib/session.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
-import { useWithdrawals, type Withdrawal } from '../api.ts';
+import { Button } from '../../../components/Button.tsx';
+import { errorMessage } from '../../../lib/http.ts';
+import { useWithdrawalCounters, useWithdrawals, type Withdrawal } from '../api.ts';
 import { NewWithdrawForm } from '../components/NewWithdrawForm.tsx';
 import { WithdrawalStatusBadge } from '../components/WithdrawalStatusBadge.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
@@ -15,16 +17,32 @@ import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx'
 const title = 'Bank Withdraw';
 const columns = ['Amount', 'Bank', 'Account No.', 'Routing Number', 'Date'] as const;
 
-function Counters({ withdrawals, loading }: { withdrawals: readonly Withdrawal[]; loading: boolean }) {
-  const count = (...statuses: string[]) => withdrawals.filter((w) => statuses.includes(w.status)).length;
+/** The counters over every withdrawal of the account, counted by the server (the list shows a page at a time). */
+function Counters({ accountNumber }: { accountNumber: string | undefined }) {
+  const counters = useWithdrawalCounters(accountNumber);
+  const loading = !counters.data;
+  const value = (name: 'completed' | 'pending' | 'total' | 'failed') => counters.data?.[name] ?? 0;
   return (
     <section aria-label="Withdraw counters" className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-      <CounterCard label="Completed" value={count('Completed')} icon={CheckCircleIcon} tone="success" loading={loading} />
+      <CounterCard label="Completed" value={value('completed')} icon={CheckCircleIcon} tone="success" loading={loading} />
       {/* Pending counts every withdrawal still on its way (Pending or Processing), as its yellow badge shows. */}
-      <CounterCard label="Pending" value={count('Pending', 'Processing')} icon={HistoryIcon} tone="sky" loading={loading} />
-      <CounterCard label={uiText.dashboard.totalWithdraw} value={withdrawals.length} icon={BankIcon} tone="brand" loading={loading} />
-      <CounterCard label="Failed" value={count('Failed')} icon={AlertCircleIcon} tone="accent" loading={loading} />
+      <CounterCard label="Pending" value={value('pending')} icon={HistoryIcon} tone="sky" loading={loading} />
+      <CounterCard label={uiText.dashboard.totalWithdraw} value={value('total')} icon={BankIcon} tone="brand" loading={loading} />
+      <CounterCard label="Failed" value={value('failed')} icon={AlertCircleIcon} tone="accent" loading={loading} />
     </section>
+  );
+}
+
+/** The link that opens a withdrawal's details; its ::after covers the whole row or card, so a click anywhere opens it. */
+function DetailsLink({ withdrawal }: { withdrawal: Withdrawal }) {
+  return (
+    <Link
+      to={`/withdraw/bank/${withdrawal._id}`}
+      aria-label={`${formatApiMoney(withdrawal.amount, asCurrency(withdrawal.currency))}, ${withdrawal.status}: details`}
+      className="mr-2 font-semibold whitespace-nowrap text-slate-900 tabular-nums after:absolute after:inset-0 after:content-[''] hover:underline focus-visible:outline-none focus-visible:after:rounded-2xl focus-visible:after:ring-2 focus-visible:after:ring-brand-600"
+    >
+      {formatApiMoney(withdrawal.amount, asCurrency(withdrawal.currency))}
+    </Link>
   );
 }
 
@@ -34,9 +52,9 @@ function WithdrawalsTable({ withdrawals }: { withdrawals: readonly Withdrawal[] 
   return (
     <DataTable caption="Bank withdrawals, newest first" columns={columns}>
       {withdrawals.map((w) => (
-        <tr key={w._id} className="hover:bg-slate-50">
+        <tr key={w._id} className="relative cursor-pointer hover:bg-slate-50">
           <td className="px-4 py-3">
-            <span className="mr-2 font-semibold whitespace-nowrap text-slate-900 tabular-nums">{formatApiMoney(w.amount, asCurrency(w.currency))}</span>
+            <DetailsLink withdrawal={w} />
             <WithdrawalStatusBadge status={w.status} />
             {w.failureReason && <span className="mt-1 block text-xs text-danger-700">Reason: {w.failureReason}</span>}
           </td>
@@ -58,9 +76,11 @@ function WithdrawalCards({ withdrawals }: { withdrawals: readonly Withdrawal[] }
   return (
     <ul aria-label="Bank withdrawals" className="space-y-3 md:hidden">
       {withdrawals.map((w) => (
-        <li key={w._id} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-xs">
+        <li key={w._id} className="relative rounded-2xl border border-slate-200 bg-white p-4 shadow-xs">
           <div className="flex items-start justify-between gap-3">
-            <p className="text-xl font-bold tracking-tight text-slate-900 tabular-nums">{formatApiMoney(w.amount, asCurrency(w.currency))}</p>
+            <p className="text-xl font-bold tracking-tight">
+              <DetailsLink withdrawal={w} />
+            </p>
             <WithdrawalStatusBadge status={w.status} />
           </div>
           <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
@@ -86,7 +106,7 @@ function WithdrawalCards({ withdrawals }: { withdrawals: readonly Withdrawal[] }
 export function BankWithdrawListPage() {
   const { accountNumber } = useSession();
   const withdrawals = useWithdrawals(accountNumber);
-  const list = withdrawals.data ?? [];
+  const list = withdrawals.data?.pages.flat() ?? [];
   const loading = !accountNumber || (withdrawals.isPending && withdrawals.fetchStatus !== 'idle');
 
   let body;
@@ -108,6 +128,18 @@ export function BankWithdrawListPage() {
       <>
         <WithdrawalsTable withdrawals={list} />
         <WithdrawalCards withdrawals={list} />
+        {withdrawals.hasNextPage && (
+          <div className="mt-6 flex flex-col items-center gap-2">
+            {withdrawals.isFetchNextPageError && (
+              <p role="alert" className="text-sm text-danger-700">
+                {errorMessage(withdrawals.error, 'More withdrawals could not be loaded.')}
+              </p>
+            )}
+            <Button variant="secondary" onClick={() => void withdrawals.fetchNextPage()} loading={withdrawals.isFetchingNextPage}>
+              Load more
+            </Button>
+          </div>
+        )}
       </>
     );
   }
@@ -128,7 +160,7 @@ export function BankWithdrawListPage() {
           + New withdraw
         </Link>
       </div>
-      <Counters withdrawals={list} loading={loading} />
+      <Counters accountNumber={accountNumber} />
       {body}
     </>
   );

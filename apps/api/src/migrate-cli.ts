@@ -1,11 +1,15 @@
-import { loadConfig } from '../config.ts';
-import { openDatabase, withoutStatementTimeouts } from './database.ts';
-import { migrate } from './migrate.ts';
+// `npm run migrate`: applies the numbered migrations and the changed database functions, then
+// exits. An entry point like server.ts, so it sits beside it: entry points read config.ts,
+// while db/ never imports upward.
+import { loadConfig } from './config.ts';
+import { openDatabase, withoutStatementTimeouts } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
 import path from 'node:path';
 
 const config = loadConfig();
 const handle = await openDatabase({
   databaseUrl: config.databaseUrl,
+  namedStatements: config.databaseNamedStatements,
   pgliteDir: path.join(config.dataDir, 'db'),
   timeouts: withoutStatementTimeouts(config.databaseTimeouts),
 });

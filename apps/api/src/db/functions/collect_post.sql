@@ -1,0 +1,212 @@
+-- The collect pipeline's database step (modules/payments/collect/collect.ts) in one call:
+-- money from a payer (a wallet, or card clearing for a charged card) into a payee's wallet,
+-- less the fee to fee revenue, recorded on what was paid — a gateway payment (p_target
+-- 'payment': the row marked paid, the store's callback queued) or a payment-request link
+-- (p_target 'link': its use spent, a link payment row written) — with the activities, the
+-- audit entry and the idempotency record, in one round trip and one database transaction.
+--
+-- The server makes everything that is text before the call (the transaction id, the answer,
+-- the activity comments, the callback body), so this only checks and writes. It never raises
+-- for a refusal: it answers a result kind that the TypeScript wrapper maps to the API's exact
+-- error, and a refusal writes nothing (the money part is a sub-block that rolls back).
+--
+-- Kinds: ok (body = p_answer), replay (body = the stored answer), idempotency_mismatch,
+-- tpin_locked (locked_until), money_movement_locked, already_paid, attempt_in_progress,
+-- limit_exceeded, link_unavailable (the server looks up why), owner_locked,
+-- insufficient_funds.
+--
+-- Locks, in this order: the payer's accounts row (FOR SHARE: its TPIN and operator locks,
+-- decided again here, held to commit), the record's row (the payment FOR UPDATE, or the
+-- link's row by the conditional update that spends its use), the payee's accounts row (FOR
+-- SHARE: an operator's lock on a link's owner), then the wallets' balances through
+-- ledger_debit / ledger_credit in ascending ledger account id order.
+CREATE OR REPLACE FUNCTION collect_post(
+  p_target text,
+  p_record_id uuid,
+  p_hold_id uuid,
+  p_payer_account_id uuid,
+  p_payee_account_id uuid,
+  p_currency text,
+  p_amount bigint,
+  p_fee bigint,
+  p_transaction_id text,
+  p_ledger_kind text,
+  p_transaction_for text,
+  p_created_by uuid,
+  p_metadata jsonb,
+  p_record jsonb,
+  p_activities jsonb,
+  p_audit jsonb,
+  p_callback jsonb,
+  p_idempotency_caller text,
+  p_idempotency_key text,
+  p_request_hash text,
+  p_answer jsonb,
+  OUT kind text,
+  OUT body jsonb,
+  OUT locked_until timestamptz
+) LANGUAGE plpgsql AS $$
+DECLARE
+  v_payer record;
+  v_payment record;
+  v_stored record;
+  v_refusal text;
+  v_tx bigint;
+  v_source_la bigint;
+  v_payee_la bigint;
+  v_fee_la bigint;
+  v_constraint text;
+  v_spent boolean;
+BEGIN
+  IF p_payer_account_id IS NOT NULL THEN
+    SELECT a.tpin_locked_until, a.money_movement_locked INTO v_payer FROM accounts a WHERE a.id = p_payer_account_id FOR SHARE;
+    IF v_payer.money_movement_locked THEN kind := 'money_movement_locked'; RETURN; END IF;
+    IF v_payer.tpin_locked_until IS NOT NULL AND v_payer.tpin_locked_until > clock_timestamp() THEN
+      kind := 'tpin_locked';
+      locked_until := v_payer.tpin_locked_until;
+      RETURN;
+    END IF;
+  END IF;
+
+  IF p_idempotency_key IS NOT NULL THEN
+    SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
+     WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
+    IF FOUND THEN
+      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
+      RETURN;
+    END IF;
+  END IF;
+
+  BEGIN
+    -- The record, under its row lock: paid at most once (the unique paid_ledger_transaction_id
+    -- backs this up), and a wallet never pays a payment a card attempt holds.
+    IF p_target = 'payment' THEN
+      SELECT p.payment_status, p.attempt_lease_until INTO v_payment FROM payments p WHERE p.id = p_record_id FOR UPDATE;
+      IF v_payment.payment_status = 'success' THEN v_refusal := 'already_paid'; RAISE EXCEPTION USING ERRCODE = 'KC001'; END IF;
+      IF p_payer_account_id IS NOT NULL AND v_payment.attempt_lease_until IS NOT NULL AND v_payment.attempt_lease_until > clock_timestamp() THEN
+        v_refusal := 'attempt_in_progress'; RAISE EXCEPTION USING ERRCODE = 'KC001';
+      END IF;
+    ELSIF p_hold_id IS NOT NULL THEN
+      -- A card attempt's held use is spent; a use the owner's new limit no longer has is not.
+      WITH gone AS (DELETE FROM payment_request_holds WHERE id = p_hold_id RETURNING payment_request_id)
+      UPDATE payment_requests r
+         SET held_uses = r.held_uses - 1, use_limit = CASE WHEN r.is_use_limit THEN r.use_limit - 1 ELSE r.use_limit END
+        FROM gone
+       WHERE r.id = gone.payment_request_id AND (NOT r.is_use_limit OR r.use_limit > 0);
+      v_spent := FOUND;
+      IF NOT v_spent THEN
+        -- The hold ran out and was swept (a very slow processor): a use still free may be taken.
+        UPDATE payment_requests r SET use_limit = CASE WHEN r.is_use_limit THEN r.use_limit - 1 ELSE r.use_limit END
+         WHERE r.id = p_record_id AND (NOT r.is_use_limit OR r.use_limit > r.held_uses)
+           AND NOT EXISTS (SELECT 1 FROM payment_request_holds h WHERE h.id = p_hold_id);
+        IF NOT FOUND THEN v_refusal := 'limit_exceeded'; RAISE EXCEPTION USING ERRCODE = 'KC001'; END IF;
+      END IF;
+    ELSE
+      -- A wallet payment takes its use now; the rollback of a refusal gives it back.
+      UPDATE payment_requests r SET use_limit = CASE WHEN r.is_use_limit THEN r.use_limit - 1 ELSE r.use_limit END
+       WHERE r.id = p_record_id AND r.status = 'active' AND (r.expires_at IS NULL OR r.expires_at > now())
+         AND (NOT r.is_use_limit OR r.use_limit > r.held_uses);
+      IF NOT FOUND THEN v_refusal := 'link_unavailable'; RAISE EXCEPTION USING ERRCODE = 'KC001'; END IF;
+    END IF;
+    IF p_target = 'link' AND (SELECT a.money_movement_locked FROM accounts a WHERE a.id = p_payee_account_id FOR SHARE) THEN
+      v_refusal := 'owner_locked'; RAISE EXCEPTION USING ERRCODE = 'KC001';
+    END IF;
+
+    -- The ledger accounts: the source (the payer's wallet, or card clearing), the payee's
+    -- wallet and fee revenue; a wallet's or system account's first use in a currency opens it.
+    IF p_payer_account_id IS NOT NULL THEN
+      SELECT la.id INTO v_source_la FROM ledger_accounts la WHERE la.account_id = p_payer_account_id AND la.currency = p_currency;
+      IF NOT FOUND THEN v_refusal := 'insufficient_funds'; RAISE EXCEPTION USING ERRCODE = 'KC001'; END IF;
+    ELSE
+      SELECT la.id INTO v_source_la FROM ledger_accounts la WHERE la.system_code = 'card_clearing' AND la.currency = p_currency;
+      IF NOT FOUND THEN
+        INSERT INTO ledger_accounts (system_code, currency) VALUES ('card_clearing', p_currency)
+          ON CONFLICT (system_code, currency) WHERE system_code IS NOT NULL DO NOTHING;
+        SELECT la.id INTO STRICT v_source_la FROM ledger_accounts la WHERE la.system_code = 'card_clearing' AND la.currency = p_currency;
+      END IF;
+    END IF;
+    SELECT la.id INTO v_payee_la FROM ledger_accounts la WHERE la.account_id = p_payee_account_id AND la.currency = p_currency;
+    IF NOT FOUND THEN
+      INSERT INTO ledger_accounts (account_id, currency) VALUES (p_payee_account_id, p_currency)
+        ON CONFLICT (account_id, currency) WHERE account_id IS NOT NULL DO NOTHING;
+      SELECT la.id INTO STRICT v_payee_la FROM ledger_accounts la WHERE la.account_id = p_payee_account_id AND la.currency = p_currency;
+    END IF;
+    IF p_fee > 0 THEN
+      SELECT la.id INTO v_fee_la FROM ledger_accounts la WHERE la.system_code = 'fee_revenue' AND la.currency = p_currency;
+      IF NOT FOUND THEN
+        INSERT INTO ledger_accounts (system_code, currency) VALUES ('fee_revenue', p_currency)
+          ON CONFLICT (system_code, currency) WHERE system_code IS NOT NULL DO NOTHING;
+        SELECT la.id INTO STRICT v_fee_la FROM ledger_accounts la WHERE la.system_code = 'fee_revenue' AND la.currency = p_currency;
+      END IF;
+    END IF;
+
+    INSERT INTO ledger_transactions (transaction_id, kind, transaction_for, currency, amount_cents, fee_cents, created_by, metadata)
+    VALUES (p_transaction_id, p_ledger_kind, p_transaction_for, p_currency, p_amount, p_fee, p_created_by, p_metadata)
+    RETURNING id INTO v_tx;
+    INSERT INTO ledger_postings (ledger_transaction_id, ledger_account_id, amount_cents)
+    SELECT v_tx, la, amount FROM (VALUES (v_source_la, -p_amount), (v_payee_la, p_amount - p_fee), (v_fee_la, p_fee)) AS v(la, amount)
+     WHERE la IS NOT NULL AND amount <> 0;
+
+    IF p_target = 'payment' THEN
+      UPDATE payments p SET
+        payment_source_type = p_record->>'payment_source_type',
+        source_brand = p_record->>'source_brand',
+        source_first6 = p_record->>'source_first6',
+        source_last4 = p_record->>'source_last4',
+        source_length = (p_record->>'source_length')::integer,
+        source_expires_in = p_record->>'source_expires_in',
+        billing_info = NULLIF(p_record->'billing_info', 'null'::jsonb),
+        payment_status = 'success', paid_ledger_transaction_id = v_tx, transaction_id = p_transaction_id,
+        fee_cents = p_fee, paid_at = now(), attempt_lease_until = NULL
+       WHERE p.id = p_record_id;
+      INSERT INTO callback_deliveries (store_id, payment_id, target_url, body)
+      VALUES ((p_callback->>'store_id')::uuid, p_record_id, p_callback->>'target_url', p_callback->>'body');
+    ELSE
+      INSERT INTO payment_request_payments (
+        id, payment_request_id, account_id, ledger_transaction_id, transaction_id, currency, amount_cents, fee_cents,
+        source_type, source_brand, source_first6, source_last4, source_length, payer_account_id, payer_user_id,
+        payer_email, payer_phone, reference, card_holder_name, country_or_region, billing_info)
+      VALUES (
+        (p_record->>'id')::uuid, p_record_id, p_payee_account_id, v_tx, p_transaction_id, p_currency, p_amount, p_fee,
+        p_record->>'source_type', p_record->>'source_brand', p_record->>'source_first6', p_record->>'source_last4',
+        (p_record->>'source_length')::integer, (p_record->>'payer_account_id')::uuid, (p_record->>'payer_user_id')::uuid,
+        p_record->>'payer_email', p_record->>'payer_phone', p_record->>'reference', p_record->>'card_holder_name',
+        p_record->>'country_or_region', NULLIF(p_record->'billing_info', 'null'::jsonb));
+    END IF;
+
+    INSERT INTO activities (account_id, name, comment)
+    SELECT x.account_id, x.name, x.comment FROM jsonb_to_recordset(p_activities) AS x(account_id uuid, name text, comment text);
+    INSERT INTO audit_log (actor_user_id, action, subject_type, subject_id, details)
+    VALUES ((p_audit->>'actor_user_id')::uuid, p_audit->>'action', p_audit->>'subject_type', p_audit->>'subject_id', coalesce(p_audit->'details', '{}'::jsonb));
+
+    -- Balances last (their row locks are held for the shortest time), in ascending ledger
+    -- account id order; only wallets keep a balance (system accounts are their postings' sum).
+    IF p_payer_account_id IS NOT NULL AND v_source_la < v_payee_la THEN
+      IF NOT ledger_debit(v_source_la, p_amount) THEN v_refusal := 'insufficient_funds'; RAISE EXCEPTION USING ERRCODE = 'KC001'; END IF;
+    END IF;
+    IF p_amount - p_fee <> 0 THEN PERFORM ledger_credit(v_payee_la, p_amount - p_fee); END IF;
+    IF p_payer_account_id IS NOT NULL AND v_source_la > v_payee_la THEN
+      IF NOT ledger_debit(v_source_la, p_amount) THEN v_refusal := 'insufficient_funds'; RAISE EXCEPTION USING ERRCODE = 'KC001'; END IF;
+    END IF;
+
+    IF p_idempotency_key IS NOT NULL THEN
+      -- A concurrent request with this key makes this insert wait for it, then fail: this
+      -- money part rolls back and the first answer is returned.
+      INSERT INTO idempotency_keys (caller, idempotency_key, request_hash, response_status, response_body)
+      VALUES (p_idempotency_caller, p_idempotency_key, p_request_hash, 200, p_answer);
+    END IF;
+    kind := 'ok';
+    body := p_answer;
+  EXCEPTION
+    WHEN SQLSTATE 'KC001' THEN
+      kind := v_refusal;
+      body := NULL;
+    WHEN unique_violation THEN
+      GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
+      IF v_constraint IS DISTINCT FROM 'idempotency_keys_pkey' THEN RAISE; END IF;
+      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
+       WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
+      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; body := NULL; END IF;
+  END;
+END;
+$$;

@@ -1,0 +1,89 @@
+import type { Generated } from 'kysely';
+import type { Timestamp, CreatedAt, NullableTimestamp, Json } from './columns.ts';
+
+// People and their sign-in: users, sessions, e-mail verification, the mail outbox, login
+// attempts, and the audit log. Part of the Database type in ../schema.ts.
+
+export interface UsersTable {
+  id: Generated<string>;
+  firstName: string;
+  lastName: string;
+  email: string;
+  contactNumber: string;
+  passwordHash: string;
+  isEmailVerified: Generated<boolean>;
+  isOperator: Generated<boolean>;
+  createdAt: CreatedAt;
+  updatedAt: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  userId: string;
+  tokenHash: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  revokedAt: NullableTimestamp;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface EmailVerificationTokensTable {
+  id: Generated<string>;
+  userId: string;
+  tokenHash: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  usedAt: NullableTimestamp;
+}
+
+/** A mailed password reset link, by its token's digest (its migration: password_reset_tokens). */
+export interface PasswordResetTokensTable {
+  id: Generated<string>;
+  userId: string;
+  tokenHash: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  usedAt: NullableTimestamp;
+}
+
+export interface MailMessagesTable {
+  id: Generated<string>;
+  toAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string | null;
+  transport: string;
+  createdAt: CreatedAt;
+  sentAt: NullableTimestamp;
+  error: string | null;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  succeeded: boolean;
+  attemptedAt: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actorUserId: string | null;
+  action: string;
+  subjectType: string | null;
+  subjectId: string | null;
+  ip: string | null;
+  details: Json<Record<string, unknown>>;
+  createdAt: CreatedAt;
+}
+
+export interface IdentityTables {
+  users: UsersTable;
+  sessions: SessionsTable;
+  emailVerificationTokens: EmailVerificationTokensTable;
+  passwordResetTokens: PasswordResetTokensTable;
+  mailMessages: MailMessagesTable;
+  loginAttempts: LoginAttemptsTable;
+  auditLog: AuditLogTable;
+}

@@ -1,0 +1,67 @@
+import { pipeline, Readable } from 'node:stream';
+import { formatDateTime } from '@kestrel/shared';
+import { stringify } from 'csv-stringify';
+import type { FastifyReply } from 'fastify';
+
+/*
+ * CSV exports, streamed: rows come from the database a page at a time (keyset order, never
+ * OFFSET), go through csv-stringify (quoting, separators, line ends) and out to the client as
+ * they are made, with back-pressure, so an export of any size holds one page in memory.
+ *
+ * The file starts with a UTF-8 byte-order mark: spreadsheet programs (Excel above all) read a
+ * file without one as the local code page and garble non-Latin names; every other CSV reader
+ * skips it. Lines end with CRLF (RFC 4180).
+ */
+
+export interface CsvColumn<Row> {
+  header: string;
+  value: (row: Row) => string | number | null | undefined;
+}
+
+/** How many rows one database round trip of an export fetches. */
+export const EXPORT_PAGE_ROWS = 1_000;
+
+/**
+ * Every row of a keyset-paged query: `page(after)` answers the rows that follow `after` (the
+ * last row of the previous page, undefined for the first), at most `EXPORT_PAGE_ROWS`.
+ */
+export async function* keysetRows<Row>(page: (after: Row | undefined) => Promise<Row[]>): AsyncGenerator<Row> {
+  let after: Row | undefined;
+  for (;;) {
+    const rows = await page(after);
+    yield* rows;
+    if (rows.length < EXPORT_PAGE_ROWS) return;
+    after = rows.at(-1);
+  }
+}
+
+/** Sends `rows` as a CSV download named `filename` (ASCII), with the header line first. */
+export function sendCsv<Row>(reply: FastifyReply, filename: string, columns: readonly CsvColumn<Row>[], rows: AsyncIterable<Row>) {
+  async function* records() {
+    for await (const row of rows) yield columns.map((column) => column.value(row) ?? '');
+  }
+  const csv = stringify({ header: true, columns: columns.map((column) => column.header), bom: true, record_delimiter: 'windows' });
+  // A failure half-way (the database gone) ends the download broken rather than hanging it, and is logged.
+  pipeline(Readable.from(records()), csv, (error) => {
+    if (error) reply.log.error({ err: error }, 'CSV export failed half-way');
+  });
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
+    .send(csv);
+}
+
+/**
+ * The spec's date format ("November 22nd, 2026 2:30 PM") in UTC, whatever the server's time
+ * zone: date-fns formats local time, so the instant is shifted by the local offset first.
+ */
+export function formatUtcDateTime(value: Date): string {
+  return formatDateTime(new Date(value.getTime() + value.getTimezoneOffset() * 60_000));
+}
+
+/** A day range from `from`/`to` (YYYY-MM-DD, UTC, both inclusive) as [start, end) instants. */
+export function dayRange(range: { from?: string | undefined; to?: string | undefined }): { start: Date | null; end: Date | null } {
+  const start = range.from ? new Date(`${range.from}T00:00:00.000Z`) : null;
+  const end = range.to ? new Date(new Date(`${range.to}T00:00:00.000Z`).getTime() + 86_400_000) : null;
+  return { start, end };
+}

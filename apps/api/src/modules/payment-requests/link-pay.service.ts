@@ -1,0 +1,110 @@
+import { asCents, messages, paymentRequestMessages as m, type Cents, type PaymentMethod, type PayPaymentRequestByCardInput, type PayPaymentRequestByKestrelInput } from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { findOwnedAccount } from '../../http/ownership.ts';
+import { checkCard } from '../payments/card-input.ts';
+import { collectByCard, collectByWallet } from '../payments/collect/collect.ts';
+import { feeTooHigh, linkCollectible, linkFeeOf, linkNotFound, linkRefusals, linkUseHold, payableLink } from './link-collect.ts';
+import { findLinkByUrlId, type LinkRow } from './payment-requests.repository.ts';
+
+/*
+ * Paying a payment-request link: by card (public: whoever holds the link) or from a Kestrel
+ * wallet the signed-in payer owns, both through the collect pipeline. Bad input (method,
+ * amount, card) is refused before anything is stored; refusals of an attempt land in the
+ * link's 'Failed' tab with the source masked.
+ */
+
+async function linkByUrlIdOr404(ctx: AppContext, pRequestUrlId: string): Promise<LinkRow> {
+  const link = await findLinkByUrlId(ctx.db, pRequestUrlId);
+  if (!link) throw linkNotFound();
+  return link;
+}
+
+/** The amount a payer may pay: exactly a fixed link's amount, or within a custom link's range. */
+function payableAmount(link: LinkRow, amount: Cents): Cents {
+  if (link.amountType === 'fixed') {
+    const value = asCents(link.amountCents ?? 0);
+    if (amount !== value) throw badRequest(m.amountMismatch(value), { amount: m.amountMismatch(value) }, 'amount_mismatch');
+    return amount;
+  }
+  const minimum = asCents(link.minimumAmountCents ?? 0);
+  const maximum = asCents(link.maximumAmountCents ?? 0);
+  if (amount < minimum || amount > maximum) {
+    throw badRequest(m.amountOutOfRange(minimum, maximum), { amount: m.amountOutOfRange(minimum, maximum) }, 'amount_out_of_range');
+  }
+  return amount;
+}
+
+function assertMethod(link: LinkRow, method: PaymentMethod): void {
+  const accepted = method === 'Card' ? link.acceptsCard : link.acceptsKestrel;
+  if (!accepted) throw badRequest(m.methodNotAllowed(method), undefined, 'method_not_allowed');
+}
+
+/** The link re-read as the attempt starts: refused when it takes no payment now, or when the fee would take the whole amount. */
+async function feeFor(ctx: AppContext, linkId: string, amountCents: Cents): Promise<Cents> {
+  const fresh = await payableLink(ctx, linkId);
+  const fee = linkFeeOf(fresh, amountCents);
+  if (fee >= amountCents) throw feeTooHigh();
+  return fee;
+}
+
+/**
+ * POST /v1/payment-request/card/complete-payment/{pRequestURLId} (public). A use of the link
+ * is held (one conditional UPDATE, committed at once, so 50 payers racing for the last use
+ * get one charge between them), the card is charged outside any database transaction, and
+ * the payment recorded, spending the use. A decline, or a charge that cannot be recorded,
+ * gives the hold back (and voids the charge); a crash leaves a hold that expires.
+ */
+export async function payPaymentRequestByCard(ctx: AppContext, pRequestUrlId: string, body: PayPaymentRequestByCardInput, idempotencyKey: string | undefined) {
+  const link = await linkByUrlIdOr404(ctx, pRequestUrlId);
+  assertMethod(link, 'Card');
+  const amountCents = payableAmount(link, body.amount);
+  const card = checkCard(body);
+  const hold = linkUseHold(ctx, link.id);
+  return collectByCard(ctx, {
+    idempotency: { caller: `payment-request:${link.id}`, key: idempotencyKey, route: 'POST /v1/payment-request/card/complete-payment', body: { ...body, amount: amountCents } },
+    card,
+    cvc: body.cvc,
+    prepare: async () => {
+      const fee = await feeFor(ctx, link.id, amountCents);
+      return { target: linkCollectible(link, { kind: 'card', body }, amountCents, fee, hold.holdId, ctx.db), hold };
+    },
+    refused: linkRefusals(ctx, link.id),
+  });
+}
+
+/**
+ * POST /v1/payment-request/kestrel/complete-payment/{pRequestURLId}: the signed-in payer pays
+ * from an account they own, with its TPIN (counted, with lockout) checked before any money
+ * moves. The use is taken in the same database transaction as the wallet posting, so a
+ * refused debit gives it back by rolling back.
+ */
+export async function payPaymentRequestByWallet(
+  ctx: AppContext,
+  callerId: string,
+  pRequestUrlId: string,
+  body: PayPaymentRequestByKestrelInput,
+  idempotencyKey: string | undefined,
+) {
+  if (body.userId !== undefined && body.userId !== callerId) throw forbidden(m.userMismatch);
+  const link = await linkByUrlIdOr404(ctx, pRequestUrlId);
+  const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
+  if (!payer) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  assertMethod(link, 'Kestrel');
+  const amountCents = payableAmount(link, body.amount);
+  if (payer.id === link.accountId) throw badRequest(m.ownLink, undefined, 'own_link');
+  return collectByWallet(ctx, {
+    idempotency: {
+      caller: `user:${callerId}`,
+      key: idempotencyKey,
+      route: 'POST /v1/payment-request/kestrel/complete-payment',
+      body: { ...body, tpin: undefined, userId: callerId, amount: amountCents, paymentRequestId: link.id },
+    },
+    payer,
+    userId: callerId,
+    tpin: body.tpin,
+    // Refused before the TPIN is tried, so a link that cannot be paid costs no attempt.
+    prepare: async () => linkCollectible(link, { kind: 'wallet', body }, amountCents, await feeFor(ctx, link.id, amountCents), () => undefined, ctx.db),
+    refused: linkRefusals(ctx, link.id),
+  });
+}

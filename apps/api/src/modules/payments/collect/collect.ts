@@ -1,0 +1,301 @@
+import { createHmac } from 'node:crypto';
+import type { Cents, Currency } from '@kestrel/shared';
+import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../http/errors.ts';
+import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
+import { checkTpin, MoneyMovementLockedError, TpinLockedError, type TpinState } from '../../accounts/tpin.ts';
+import type { AuditEntry } from '../../audit/audit.ts';
+import { InsufficientFundsError, newTransactionId } from '../../ledger/ledger.service.ts';
+import { sandboxProcessor, voidUnlessRecorded, type CardProcessor } from '../card-processor.ts';
+import type { CheckedCard } from '../card-input.ts';
+import { collectPost, type CollectPostKind } from './collect-post.ts';
+
+/*
+ * The collect pipeline: the one way money comes into a payee's wallet from a payer, used by
+ * the gateway (hosted checkout, direct card, wallet) and by payment-request links (card,
+ * wallet). What differs between them is passed in: the record that is paid (a `Collectible`),
+ * how a card attempt holds it while the card is charged (an `AttemptHold`: a lease on a
+ * payment, a held use of a link) and where refusals are kept (`RefusalSink`).
+ *
+ * The order is fixed here, so both callers behave alike:
+ *   idempotency (the card enters the stored request hash only as an HMAC)
+ *   → `prepare` (re-read the record, refuse what cannot be paid, fee check)
+ *   → card: take the hold, charge outside any database transaction
+ *     wallet: TPIN (counted, with lockout)
+ *   → one database call (`collect_post`, db/functions/collect_post.sql): the payer's TPIN
+ *     and operator locks re-checked under its row lock (wallet), the record under its row
+ *     lock, the ledger transaction with its three postings (source, payee less fee, fee
+ *     revenue), the record, the callback, activities, audit, balances, idempotency record
+ *   → a charge that did not get recorded (an error, or a concurrent request with the same
+ *     Idempotency-Key won) is voided unless the books show it, and the hold given back.
+ *
+ * A refund is this pipeline in reverse (payee → payer, fee back in proportion): refund.ts,
+ * on the processor's reference that the collect keeps in the ledger transaction's metadata.
+ */
+
+/** The brand shown for money paid from a Kestrel wallet. */
+export const WALLET_BRAND = 'Kestrel';
+
+/** The card processor in use; the built-in sandbox until a real network is connected. */
+export function cardProcessorOf(ctx: AppContext): CardProcessor {
+  return ctx.cardProcessor ?? sandboxProcessor;
+}
+
+export interface WalletPayer extends TpinState {
+  id: string;
+  accountNumber: string;
+  accountEmail: string;
+}
+
+/** Where the money of a collect comes from. */
+export type CollectSource = { kind: 'card'; card: CheckedCard; reference: string } | { kind: 'wallet'; payer: WalletPayer; userId: string };
+
+/** The masked source a refused attempt is kept with. */
+export interface RefusalSource {
+  brand: string | null;
+  type: 'card' | 'wallet';
+  number: string;
+}
+
+export const cardRefusalSource = (card: CheckedCard): RefusalSource => ({ brand: card.brand, type: 'card', number: card.masked });
+export const walletRefusalSource = (accountNumber: string): RefusalSource => ({ brand: WALLET_BRAND, type: 'wallet', number: `****${accountNumber.slice(-4)}` });
+
+/**
+ * The refusals of a pay attempt that the payee sees on the record (a payment's paymentErrors,
+ * a link's 'Failed' tab): the ones about this attempt's money or credentials, or about the
+ * record no longer taking payments. Bad input (400) and "someone else is paying" (409) are
+ * not kept.
+ */
+const KEPT_REFUSALS = new Set([
+  'payment_request_disabled',
+  'payment_request_expired',
+  'payment_request_owner_locked',
+  'limit_exceeded',
+  'tpin_incorrect',
+  'tpin_locked',
+  'money_movement_locked',
+  'insufficient_balance',
+  'card_declined',
+  'insufficient_funds',
+  'incorrect_cvc',
+  'too_many_declines',
+]);
+
+export function isKeptRefusal(error: unknown): error is AppError {
+  return error instanceof AppError && KEPT_REFUSALS.has(error.code);
+}
+
+/** Where a caller keeps its refused attempts. */
+export type RefusalSink = (refusal: AppError, source: RefusalSource) => Promise<void>;
+
+/** The refusals a record answers for itself (see collect_post's result kinds). */
+export type RecordRefusal = Extract<CollectPostKind, 'already_paid' | 'attempt_in_progress' | 'limit_exceeded' | 'link_unavailable' | 'owner_locked'>;
+
+/** What the database step writes for one collect, made before the call (the transaction id is chosen here). */
+export interface Described<Answer> {
+  answer: Answer;
+  /** The record's columns (snake_case): a payment's source, or a link payment's row. */
+  record: Record<string, unknown>;
+  /** The store's callback (a gateway payment), or null. */
+  callback: { store_id: string; target_url: string; body: string } | null;
+  payeeActivity: { name: string; comment: string };
+  payerActivity?: { name: string; comment: string };
+  audit: AuditEntry & { subjectType: string; subjectId: string };
+}
+
+/** What one collect moves and records, as its caller (the gateway, a link) decides. */
+export interface Collectible<Answer> {
+  target: 'payment' | 'link';
+  recordId: string;
+  ledgerKind: 'gateway_payment' | 'payment_request';
+  transactionFor: string;
+  payeeAccountId: string;
+  currency: Currency;
+  amountCents: Cents;
+  feeCents: Cents;
+  metadata: Record<string, unknown>;
+  /** A link card attempt's held use, spent by the database step. */
+  holdId?: () => string | undefined;
+  describe(transactionId: string, source: CollectSource): Described<Answer>;
+  /** The error a refusal of the record is answered with. */
+  refusal(kind: RecordRefusal): Promise<AppError>;
+}
+
+/** How a card attempt holds its record while the card is charged: a lease on a payment, a held use of a link. */
+export interface AttemptHold {
+  /** Throws the refusal when the record cannot be held (someone else is paying, no use left). */
+  take(): Promise<void>;
+  /** Gives the hold back (a declined or voided charge). */
+  release(): Promise<void>;
+  /** Whether the charge with this processor reference was recorded on the record (see voidUnlessRecorded). */
+  chargeRecorded(reference: string): Promise<boolean>;
+}
+
+export interface IdempotencyScope {
+  caller: string;
+  key: string | undefined;
+  route: string;
+  /** The request as hashed for the key: secrets (TPIN, card) are left out by the pipeline. */
+  body: Record<string, unknown>;
+}
+
+/** A stored first answer to this key, if any (a key used with another request is a 422). */
+async function earlierAnswer<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: string): Promise<A | undefined> {
+  if (!scope.key) return undefined;
+  return (await storedAnswer<A>(ctx.db, scope.caller, scope.key, fingerprint))?.body;
+}
+
+/** The database step of one collect, in one call; answers the answer (or the stored first one) or throws the refusal. */
+async function post<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: string, target: Collectible<A>, source: CollectSource): Promise<{ answer: A; replayed: boolean }> {
+  const transactionId = newTransactionId();
+  const described = target.describe(transactionId, source);
+  const sourceMetadata =
+    source.kind === 'card' ? { brand: source.card.brand, last4: source.card.last4, processorReference: source.reference } : { payerAccountNumber: source.payer.accountNumber };
+  const activities = [{ account_id: target.payeeAccountId, ...described.payeeActivity }];
+  if (source.kind === 'wallet' && described.payerActivity) activities.push({ account_id: source.payer.id, ...described.payerActivity });
+  const { audit } = described;
+  const outcome = await collectPost(ctx.db, {
+    target: target.target,
+    recordId: target.recordId,
+    holdId: target.holdId?.() ?? null,
+    payerAccountId: source.kind === 'wallet' ? source.payer.id : null,
+    payeeAccountId: target.payeeAccountId,
+    currency: target.currency,
+    amountCents: target.amountCents,
+    feeCents: target.feeCents,
+    transactionId,
+    ledgerKind: target.ledgerKind,
+    transactionFor: target.transactionFor,
+    createdBy: source.kind === 'wallet' ? source.userId : null,
+    metadata: { ...target.metadata, ...sourceMetadata },
+    record: described.record,
+    activities,
+    audit: { actor_user_id: audit.actorUserId, action: audit.action, subject_type: audit.subjectType, subject_id: audit.subjectId, details: audit.details ?? {} },
+    callback: described.callback,
+    idempotencyCaller: scope.caller,
+    idempotencyKey: scope.key,
+    requestHash: fingerprint,
+    answer: described.answer,
+  });
+  switch (outcome.kind) {
+    case 'ok':
+      return { answer: described.answer, replayed: false };
+    case 'replay':
+      return { answer: JSON.parse(outcome.bodyText) as A, replayed: true };
+    case 'idempotency_mismatch':
+      throw idempotencyKeyReused();
+    case 'tpin_locked':
+      throw new TpinLockedError(outcome.lockedUntil);
+    case 'money_movement_locked':
+      throw new MoneyMovementLockedError();
+    case 'insufficient_funds':
+      throw new InsufficientFundsError();
+    default:
+      throw await target.refusal(outcome.kind);
+  }
+}
+
+async function keepRefusal(ctx: AppContext, sink: RefusalSink, error: unknown, source: RefusalSource): Promise<void> {
+  if (!isKeptRefusal(error)) return;
+  await sink(error, source).catch((sinkError: unknown) => ctx.log.warn({ err: sinkError }, 'could not keep a refused payment attempt'));
+}
+
+export interface CardCollect<A> {
+  idempotency: IdempotencyScope;
+  card: CheckedCard;
+  cvc: string;
+  /** Re-reads the record and throws what stops the attempt; answers what to collect and how to hold it. */
+  prepare(): Promise<{ target: Collectible<A>; hold: AttemptHold }>;
+  refused: RefusalSink;
+}
+
+/**
+ * One card attempt. The record is held first (so a payment has one attempt at a time, and a
+ * link's last use one payer), the processor is called outside any database transaction, and
+ * a charge that is not recorded is voided (unless the books show it after all) and the hold
+ * given back. A decline answers 402 with the processor's reason and is kept as a refusal.
+ */
+export async function collectByCard<A>(ctx: AppContext, options: CardCollect<A>): Promise<{ answer: A; replayed: boolean }> {
+  const processor = cardProcessorOf(ctx);
+  const state: { hold?: AttemptHold; held: boolean; reference?: string } = { held: false };
+  const undo = async () => {
+    const { hold, reference } = state;
+    state.reference = undefined;
+    if (hold && reference) {
+      // A lease or use stays taken when the charge was recorded after all (it is spent) or
+      // when the books cannot tell (it ends by itself at its expiry).
+      if ((await voidUnlessRecorded(processor, reference, () => hold.chargeRecorded(reference), ctx.log)) !== 'voided') state.held = false;
+    }
+    if (hold && state.held) {
+      state.held = false;
+      await hold.release();
+    }
+  };
+  // The stored request hash must not let anyone recover the card: the number and CVC enter
+  // it only through an HMAC keyed with the server secret.
+  const cardMac = createHmac('sha256', ctx.config.secretKey).update(`${options.card.digits}\0${options.cvc}`).digest('base64url');
+  const scope = options.idempotency;
+  const fingerprint = requestHash(scope.route, { ...scope.body, number: undefined, cvc: undefined, card: cardMac });
+  try {
+    const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
+    if (earlier !== undefined) return { answer: earlier, replayed: true };
+    const { target, hold } = await options.prepare();
+    await hold.take();
+    state.hold = hold;
+    state.held = true;
+    const { card } = options;
+    const result = await processor.charge({
+      number: card.digits,
+      brand: card.brand,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      cvc: options.cvc,
+      amountCents: target.amountCents,
+      currency: target.currency,
+    });
+    if (!result.approved) throw new AppError(402, result.code, result.message);
+    state.reference = result.reference;
+    const outcome = await post(ctx, scope, fingerprint, target, { kind: 'card', card, reference: result.reference });
+    // A concurrent request with the same key won: this one's charge and hold are not needed.
+    if (outcome.replayed) await undo();
+    return outcome;
+  } catch (error) {
+    // The first error is the answer; one while undoing (the database still down) is logged.
+    await undo().catch((undoError: unknown) => ctx.log.error({ err: undoError }, 'could not undo a failed card attempt'));
+    await keepRefusal(ctx, options.refused, error, cardRefusalSource(options.card));
+    throw error;
+  }
+}
+
+export interface WalletCollect<A> {
+  idempotency: IdempotencyScope;
+  payer: WalletPayer;
+  userId: string;
+  tpin: string;
+  /** Re-reads the record and throws what stops the payment (before the TPIN is tried, so it costs no attempt). */
+  prepare(): Promise<Collectible<A>>;
+  refused: RefusalSink;
+}
+
+/**
+ * A payment from a wallet the signed-in caller owns, with its TPIN (counted, with lockout)
+ * checked before any money moves and its lock re-checked under the account's row lock in the
+ * one database call that takes the record, debits the payer and credits the payee.
+ */
+export async function collectByWallet<A>(ctx: AppContext, options: WalletCollect<A>): Promise<{ answer: A; replayed: boolean }> {
+  const { payer, userId } = options;
+  const scope = options.idempotency;
+  // The TPIN is left out of the stored request hash: a hash of a few digits is easily reversed.
+  const fingerprint = requestHash(scope.route, { ...scope.body, tpin: undefined, userId });
+  try {
+    const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
+    if (earlier !== undefined) return { answer: earlier, replayed: true };
+    const target = await options.prepare();
+    await checkTpin(ctx.db, ctx.config.secretKey, payer.id, options.tpin, userId, payer);
+    // The TPIN and operator locks are decided again in the call, under the account's row lock.
+    return await post(ctx, scope, fingerprint, target, { kind: 'wallet', payer, userId });
+  } catch (error) {
+    await keepRefusal(ctx, options.refused, error, walletRefusalSource(payer.accountNumber));
+    throw error;
+  }
+}

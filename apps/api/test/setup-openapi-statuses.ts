@@ -1,0 +1,11 @@
+import { afterAll, expect } from 'vitest';
+import { takeUndocumentedAnswers } from '../src/http/openapi/status-check.ts';
+
+/*
+ * Runs around every test file: the file fails when the server answered a status that the
+ * API reference does not list for that operation (status-check.ts notes the answers).
+ */
+afterAll(() => {
+  const unique = [...new Set(takeUndocumentedAnswers().map((answer) => `${answer.route} answered ${answer.status}`))];
+  expect(unique, 'answers with a status the OpenAPI document does not list (add it in apps/api/src/http/openapi/)').toEqual([]);
+});

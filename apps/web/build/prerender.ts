@@ -1,0 +1,117 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { createServer, type Plugin } from 'vite';
+import type * as PrerenderModule from '../src/app/prerender.tsx';
+
+/** An HTML file the build writes beside index.html, which the server sends for its paths. */
+export interface HtmlPage {
+  /** The file under dist/, e.g. 'login.html'. */
+  file: string;
+  /** The path pattern it is sent for (`:name` for one segment), as in the route table. */
+  path: string;
+  /** Paths the pattern would match that are not this page (they get index.html). */
+  except?: string[];
+  /** Render the page's HTML at build time (a signed-out page that needs no data). */
+  prerender?: boolean;
+  /**
+   * Paths under src/ of the modules the page loads dynamically (its app, its page): their
+   * chunks and everything those import are preloaded, so they download beside the entry
+   * instead of after it.
+   */
+  preload?: string[];
+}
+
+interface Chunk {
+  fileName: string;
+  imports: string[];
+  facadeModuleId: string | null;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Writes one HTML file per listed page after a production build, and `pages.json`, which
+ * tells the server (apps/api/src/http/web-pages.ts) which file each path gets:
+ * - prerendered pages (login, signup) carry their page's markup, rendered by
+ *   src/app/prerender.tsx through Vite's SSR loader, so the form paints with the HTML and
+ *   the CSS, before any script runs; the portal app hydrates it (portal-app.tsx);
+ * - every listed page preloads the chunks it will need (the pay pages: the checkout app and
+ *   the page), so nothing waits for the entry to choose an app;
+ * - every listed page carries the stylesheet inline, so its first paint needs no second request.
+ * Every file gets brotli and gzip copies, as the other assets do.
+ */
+export function htmlPages(pages: HtmlPage[], configFile: string): Plugin {
+  let chunks: Chunk[] = [];
+  let outDir = '';
+  let srcDir = '';
+  return {
+    name: 'kestrel-html-pages',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      srcDir = path.resolve(config.root, 'src');
+    },
+    generateBundle(_options, bundle) {
+      chunks = Object.values(bundle)
+        .filter((output) => output.type === 'chunk')
+        .map((chunk) => ({ fileName: chunk.fileName, imports: chunk.imports, facadeModuleId: chunk.facadeModuleId }));
+    },
+    async closeBundle() {
+      const template = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const already = new Set([...template.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((match) => match[1]));
+
+      /** A module's chunk and, transitively, what it imports statically, minus what index.html already loads. */
+      const preloadsOf = (modules: string[]): string[] => {
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          if (files.has(fileName) || already.has(fileName)) return;
+          files.add(fileName);
+          for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported);
+        };
+        for (const module of modules) {
+          const id = path.join(srcDir, module);
+          const chunk = chunks.find((candidate) => candidate.facadeModuleId === id);
+          if (!chunk) throw new Error(`No chunk for ${module} to preload`);
+          visit(chunk.fileName);
+        }
+        return [...files];
+      };
+
+      const server = pages.some((page) => page.prerender)
+        ? await createServer({ configFile, logLevel: 'error', server: { middlewareMode: true, hmr: false, ws: false }, appType: 'custom' })
+        : undefined;
+      try {
+        const prerender = server
+          ? ((await server.ssrLoadModule('/src/app/prerender.tsx')) as typeof PrerenderModule).prerenderPage
+          : undefined;
+        for (const page of pages) {
+          // The stylesheet inline: the page paints with its HTML, one round trip sooner (the CSP
+          // allows inline styles); later pages of the session need no other copy.
+          let html = template.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)">/, (_link, file: string) => {
+            const css = readFileSync(path.join(outDir, file), 'utf8');
+            return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+          });
+          const links = preloadsOf(page.preload ?? []).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+          if (links.length) html = html.replace(/\n\s*<\/head>/, `\n    ${links.join('\n    ')}\n  </head>`);
+          if (page.prerender && prerender) {
+            const rendered = await prerender(page.path);
+            if (rendered.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(rendered.title)}</title>`);
+            // The markup replaces the spinner; the portal app hydrates it instead of rendering afresh.
+            const root = /<div id="root">[\s\S]*?<\/div>\s*(?=<\/body>)/;
+            if (!root.test(html)) throw new Error('index.html has no <div id="root"> right before </body>');
+            html = html.replace(/\s*<!--[^>]*-->(?=\s*<div id="root">)/, '').replace(root, `<div id="root" data-prerendered="${escapeHtml(page.path)}">${rendered.html}</div>\n  `);
+          }
+          writeFileSync(path.join(outDir, page.file), html);
+          writeFileSync(path.join(outDir, `${page.file}.br`), brotliCompressSync(html));
+          writeFileSync(path.join(outDir, `${page.file}.gz`), gzipSync(html, { level: 9 }));
+        }
+        const manifest = pages.map(({ file, path: pagePath, except = [] }) => ({ file, path: pagePath, except }));
+        writeFileSync(path.join(outDir, 'pages.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      } finally {
+        await server?.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { demo, DEMO_PASSWORD, expect, loginThroughForm, test, uniqueId } from '../fixtures.ts';
+import { demoStoreCredentials, loginViaApi } from '../wallet.ts';
+
+/*
+ * The merchant's payments lists at scale (issue 20, item 11): a page of 25 with "Load more",
+ * counters from the server over every payment, and the store tab's search and filters.
+ * Demo bob's store takes 26 new payments through the gateway API first.
+ */
+
+async function expectAxeClean(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function screenshotsAtWidths(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const [width, height] of [
+    [1366, 800],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `screenshots/${name}-${width}.png`, fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+const rows = (page: Page) => page.locator('table tbody tr:visible, ul[aria-label="Payments of this store, newest first"] > li:visible');
+const counter = (page: Page, label: string) => page.getByRole('article', { name: label, exact: true }).locator('p').first();
+
+test('a store with many payments: 25 at a time, counters over all, search by order ID and e-mail, status and date filters', async ({ page, request }) => {
+  test.slow();
+  const store = await demoStoreCredentials(request);
+  const token = await loginViaApi(request, demo.bob.email, DEMO_PASSWORD);
+  const headers = { storeId: store.storeId, storeKey: store.storeKey };
+  const tag = uniqueId('lst');
+  for (let i = 0; i < 26; i++) {
+    const created = await request.post('/v1/payment/web-pay', {
+      headers,
+      data: {
+        orderId: `${tag}-${i}`,
+        currency: 'USD',
+        amount: 3.21,
+        customerName: 'List Customer',
+        customerEmail: i === 7 ? `${tag}@Example.test` : 'list@example.test',
+        customerPhone: '+15550100000',
+        customerAddress: '1 List Street',
+        productName: 'Widget',
+        cancelUrl: 'https://shop.example.test/cart',
+        valueA: 'x',
+      },
+    });
+    expect(created.status(), await created.text()).toBe(200);
+  }
+  const summary = await request.get(`/v1/payment/store/${store.storeId}/summary`, { headers: { Authorization: token } });
+  const totals = (await summary.json()).data as { all: number; succeeded: number; initiated: number; failed: number };
+  expect(totals.all).toBeGreaterThanOrEqual(26);
+
+  await loginThroughForm(page, demo.bob.email, DEMO_PASSWORD);
+  await page.goto(`/payment-gateway/${store.storeId}`);
+  await expect(rows(page)).toHaveCount(25);
+  await expect(counter(page, 'All Payments')).toHaveText(String(totals.all));
+  await expect(counter(page, 'Initiated')).toHaveText(String(totals.initiated));
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(rows(page)).toHaveCount(Math.min(50, totals.all));
+  await expectAxeClean(page);
+
+  // Search by order ID (keyboard: type and Enter), then by customer e-mail in another case.
+  const search = page.getByRole('searchbox', { name: 'Search' });
+  await search.fill(`${tag}-3`);
+  await search.press('Enter');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText(`${tag}-3`);
+  await expect(counter(page, 'All Payments')).toHaveText(String(totals.all));
+  await search.fill(`${tag}@example.TEST`);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText(`${tag}-7`);
+  await screenshotsAtWidths(page, 'store-payments-search');
+
+  // Status: Succeeded shows only paid ones; a day range before any payment shows none.
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByLabel('Status', { exact: true }).selectOption('success');
+  await expect(rows(page).first()).toBeVisible();
+  await expect(page.getByRole('table').getByText(tag)).toHaveCount(0);
+  await page.getByLabel('Status', { exact: true }).selectOption('');
+  await page.getByLabel('To', { exact: true }).fill('2001-01-01');
+  await expect(page.getByText('No payments match this search.')).toBeVisible();
+  await expectAxeClean(page);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  // The unfiltered list comes back with the pages it had loaded.
+  await expect(rows(page)).toHaveCount(Math.min(50, totals.all));
+  await screenshotsAtWidths(page, 'store-payments-paged');
+
+  // Payment History pages too, with the account's counters.
+  await page.goto('/payments');
+  await expect(page.getByRole('heading', { name: 'Payment History' })).toBeVisible();
+  await expect(page.locator('table tbody tr:visible')).toHaveCount(25);
+  await expect(page.getByRole('button', { name: 'Load more' })).toBeVisible();
+});

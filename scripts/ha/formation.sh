@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# A pg_auto_failover formation on one machine, for development and the failover test:
+# a monitor, a primary and a synchronous secondary, each with its own data directory and port,
+# all run as the `postgres` user. README "High availability: pg_auto_failover" explains it
+# and how the same runs on separate machines.
+#
+#   scripts/ha/formation.sh start    # install the packages if missing, create or restart, print the URI
+#   scripts/ha/formation.sh uri      # the multi-host DATABASE_URL for Kestrel
+#   scripts/ha/formation.sh state    # pg_autoctl show state
+#   scripts/ha/formation.sh stop     # stop every node (data kept)
+#   scripts/ha/formation.sh destroy  # stop and delete the data directories
+#
+# Settings (environment): KESTREL_HA_DIR (default /tmp/kestrel-ha), KESTREL_HA_PORT (first of
+# three ports, default 5440: monitor, node 1, node 2), KESTREL_HA_DB (default kestrel).
+set -euo pipefail
+
+HA_DIR=${KESTREL_HA_DIR:-/tmp/kestrel-ha}
+BASE_PORT=${KESTREL_HA_PORT:-5440}
+DB_NAME=${KESTREL_HA_DB:-kestrel}
+HOST=127.0.0.1
+PG_BIN=/usr/lib/postgresql/15/bin
+MONITOR_DIR=$HA_DIR/monitor
+MONITOR_PORT=$BASE_PORT
+NODES=(node1 node2)
+MONITOR_URI="postgres://autoctl_node@$HOST:$MONITOR_PORT/pg_auto_failover?sslmode=disable"
+
+# pg_autoctl finds pg_ctl on PATH; it must be PostgreSQL 15's, the version the extension is built for.
+as_postgres() {
+  runuser -u postgres -- env PATH="$PG_BIN:/usr/local/bin:/usr/bin:/bin" HOME=/var/lib/postgresql "$@"
+}
+
+install_packages() {
+  if command -v pg_autoctl >/dev/null && [ -e /usr/share/postgresql/15/extension/pgautofailover.control ]; then return; fi
+  echo "Installing Debian's pg_auto_failover packages…"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-15-auto-failover pg-auto-failover-cli
+}
+
+node_port() { echo $((BASE_PORT + $1)); }
+
+# Runs one node's keeper (which runs its postmaster) in the background, logging beside its data.
+# pg_autoctl starts postgres with its configured listen_addresses ('*' unless told): this
+# one-machine formation is for development, so every node listens on $HOST only.
+listen_on_loopback() {
+  as_postgres pg_autoctl config set --pgdata "$1" postgresql.listen_addresses "$HOST" >/dev/null
+}
+
+run_node() {
+  local dir=$1
+  if as_postgres pg_autoctl status --pgdata "$dir" >/dev/null 2>&1; then return; fi
+  as_postgres bash -c "nohup pg_autoctl run --pgdata '$dir' >>'$dir.log' 2>&1 &"
+}
+
+wait_for() {
+  local what=$1 tries=${2:-120}
+  shift 2
+  for _ in $(seq "$tries"); do
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    sleep 1
+  done
+  echo "Timed out waiting for $what" >&2
+  return 1
+}
+
+formation_ready() {
+  local state
+  state=$(as_postgres pg_autoctl show state --pgdata "$MONITOR_DIR" 2>/dev/null) || return 1
+  grep -q '|  *primary |  *primary' <<<"$state" && grep -q '|  *secondary |  *secondary' <<<"$state"
+}
+
+start() {
+  install_packages
+  mkdir -p "$HA_DIR"
+  chown postgres:postgres "$HA_DIR"
+  if [ ! -e "$MONITOR_DIR/PG_VERSION" ]; then
+    as_postgres pg_autoctl create monitor --pgdata "$MONITOR_DIR" --pgport "$MONITOR_PORT" \
+      --hostname "$HOST" --auth trust --no-ssl
+  fi
+  listen_on_loopback "$MONITOR_DIR"
+  run_node "$MONITOR_DIR"
+  wait_for "the monitor" 60 as_postgres "$PG_BIN/pg_isready" -h "$HOST" -p "$MONITOR_PORT"
+
+  local i=0
+  for name in "${NODES[@]}"; do
+    i=$((i + 1))
+    local dir=$HA_DIR/$name
+    if [ ! -e "$dir/PG_VERSION" ]; then
+      # --replication-quorum true (the default): this node counts for synchronous_standby_names.
+      as_postgres pg_autoctl create postgres --pgdata "$dir" --pgport "$(node_port "$i")" \
+        --hostname "$HOST" --name "$name" --dbname "$DB_NAME" --monitor "$MONITOR_URI" \
+        --listen "$HOST" --auth trust --no-ssl --replication-quorum true --candidate-priority 50
+    fi
+    listen_on_loopback "$dir"
+    run_node "$dir"
+    # The second node copies the first (pg_basebackup): the first must be up as primary first.
+    if [ "$i" = 1 ]; then
+      wait_for "$name to start" 120 as_postgres "$PG_BIN/pg_isready" -h "$HOST" -p "$(node_port 1)"
+    fi
+  done
+  wait_for "a primary and a secondary" 180 formation_ready
+  # number_sync_standbys stays at its default, 0, with two data nodes: README "Which
+  # synchronous setting". (pg_autoctl 2.0 refuses to *set* 0, "not a non-negative integer".)
+  echo "number_sync_standbys: $(as_postgres pg_autoctl get formation number-sync-standbys --pgdata "$MONITOR_DIR")"
+  as_postgres pg_autoctl show state --pgdata "$MONITOR_DIR"
+  echo
+  echo "DATABASE_URL=$(uri)"
+}
+
+uri() {
+  # What pg_autoctl prints, with the user Kestrel connects as (the URI has none).
+  local printed
+  printed=$(as_postgres pg_autoctl show uri --pgdata "$MONITOR_DIR" --formation default)
+  echo "${printed/postgres:\/\//postgres://postgres@}"
+}
+
+stop() {
+  for name in "${NODES[@]}" monitor; do
+    local dir=$HA_DIR/$name
+    [ -e "$dir/PG_VERSION" ] || continue
+    as_postgres pg_autoctl stop --pgdata "$dir" 2>/dev/null || true
+  done
+  # Wait for the keepers to stop their postmasters.
+  for name in "${NODES[@]}" monitor; do
+    local dir=$HA_DIR/$name
+    [ -e "$dir/postmaster.pid" ] || continue
+    wait_for "$name to stop" 60 bash -c "[ ! -e '$dir/postmaster.pid' ]" || true
+  done
+}
+
+case "${1:-}" in
+  start) start ;;
+  uri) uri ;;
+  state) as_postgres pg_autoctl show state --pgdata "$MONITOR_DIR" ;;
+  stop) stop ;;
+  destroy) stop; rm -rf "$HA_DIR" "/var/lib/postgresql/.config/pg_autoctl$HA_DIR" "/var/lib/postgresql/.local/share/pg_autoctl$HA_DIR" ;;
+  *) echo "usage: $0 start|uri|state|stop|destroy" >&2; exit 2 ;;
+esac

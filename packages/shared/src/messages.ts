@@ -214,5 +214,16 @@ export const uiText = {
     front: 'Front',
     back: 'Back',
     noComment: 'No comment',
+    /** The third tab, beside the spec's two (issue 25): signed-in devices. */
+    security: 'Security',
+    devicesTitle: 'Signed-in devices',
+    devicesHint: 'Where your Kestrel login is in use now. Sign out a device you do not recognise, then change your password.',
+    thisDevice: 'This device',
+    signedIn: 'Signed in',
+    lastSeen: 'Last seen',
+    signOut: 'Sign out',
+    signOutOthers: 'Sign out everywhere else',
+    noOtherDevices: 'No other device is signed in.',
+    devicesFailed: 'The signed-in devices could not be loaded.',
   },
 } as const;

@@ -117,3 +117,32 @@ export type LoginResult = z.infer<typeof loginResult>;
 /** POST /v1/user/register answers a session token, so the new user is signed in. */
 export const registerResult = z.object({ _id: z.string(), token: z.string() });
 export type RegisterResult = z.infer<typeof registerResult>;
+
+// ---- Signed-in devices (My Account → Security) ----
+
+/** The answers' messages of the signed-in devices routes and the Security tab. */
+export const sessionMessages = {
+  signedOut: 'Signed out',
+  signedOutOthers: 'Signed out everywhere else',
+  /** 404: not one of the caller's live sessions (another user's, revoked, expired or malformed). */
+  notFound: 'Session not found',
+  /** 409: the caller's own session is ended with Logout, not from the list. */
+  current: 'This is the session you are using; use Logout to end it',
+};
+
+/** One signed-in device of the caller, newest use first (GET /v1/auth/sessions). */
+export const sessionView = z.object({
+  _id: withExample(z.string(), '0b7f3c1e-5d6a-4c1b-9f3e-2a8d4e6f7a10'),
+  device: withExample(z.string().describe('Browser and system, read from the User-Agent'), 'Chrome 142 on Linux'),
+  ip: withExample(z.string().nullable(), '203.0.113.7'),
+  signedInAt: withExample(z.string().describe('ISO 8601 time'), '2026-11-25T09:12:00.000Z'),
+  lastSeenAt: withExample(z.string().describe('ISO 8601 time; updated at most once a minute'), '2026-11-25T10:40:00.000Z'),
+  current: z.boolean().describe('The session of the token that asked'),
+});
+export type SessionView = z.infer<typeof sessionView>;
+export const sessionList = z.array(sessionView);
+
+export const sessionIdParams = z.object({ sessionId: z.string().min(1).max(100) });
+
+/** POST /v1/auth/sessions/sign-out-others answers how many sessions it ended. */
+export const signedOutOthers = z.object({ signedOut: z.number().int().nonnegative() });

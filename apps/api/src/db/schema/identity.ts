@@ -26,6 +26,8 @@ export interface SessionsTable {
   revokedAt: NullableTimestamp;
   ip: string | null;
   userAgent: string | null;
+  /** Set by the session lookup, at most once a minute (sessions.repository.ts). */
+  lastSeenAt: CreatedAt;
 }
 
 export interface EmailVerificationTokensTable {

@@ -21,6 +21,22 @@ export const portalOperations: Record<string, OperationDoc> = {
     tag: 'Auth',
     description: 'Revokes the session behind the token; the token stops working at once.',
   },
+  'GET /v1/auth/sessions': {
+    operationId: 'listSessions',
+    tag: 'Auth',
+    description: "The caller's signed-in devices (live sessions), most recently used first: browser and system read from the User-Agent, address, when signed in and last seen (updated at most once a minute), and which one is asking.",
+  },
+  'DELETE /v1/auth/sessions/:sessionId': {
+    operationId: 'signOutSession',
+    tag: 'Auth',
+    description: "Signs one of the caller's other devices out at once. Anything but one of the caller's live sessions is 404; the session asking is 409 (Logout ends it).",
+    errors: [404, 409],
+  },
+  'POST /v1/auth/sessions/sign-out-others': {
+    operationId: 'signOutOtherSessions',
+    tag: 'Auth',
+    description: 'Signs every device of the caller out except the one asking, and answers how many it ended.',
+  },
   'POST /v1/user/register': {
     operationId: 'register',
     tag: 'Users',

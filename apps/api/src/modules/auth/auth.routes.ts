@@ -1,4 +1,5 @@
-import { forgotPasswordBody, loginBody, loginResult, messages, noData, resetPasswordBody } from '@kestrel/shared';
+import { forgotPasswordBody, loginBody, loginResult, messages, noData, resetPasswordBody, sessionIdParams, sessionList, sessionMessages, signedOutOthers } from '@kestrel/shared';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
@@ -6,7 +7,14 @@ import { ok, successEnvelope } from '../../http/envelope.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { login, logout } from './auth.service.ts';
 import { readKnownDevice } from './device-cookie.ts';
+import { listDevices, signOutDevice, signOutOtherDevices, type Caller } from './devices.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
+
+/** The signed-in caller of a guarded route (requireUser ran first). */
+function callerOf(request: FastifyRequest): Caller {
+  if (!request.auth) throw unauthorized();
+  return { userId: request.auth.userId, sessionId: request.auth.sessionId, ip: clientIp(request) };
+}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -73,5 +81,38 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await resetPassword(app.ctx, request.body, clientIp(request));
       return ok(null, messages.passwordReset.done);
     },
+  );
+
+  app.get(
+    '/auth/sessions',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: "The caller's signed-in devices", response: { 200: successEnvelope(sessionList) } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await listDevices(app.ctx, callerOf(request)));
+    },
+  );
+
+  app.delete(
+    '/auth/sessions/:sessionId',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: "Signs one of the caller's other devices out", params: sessionIdParams, response: { 200: successEnvelope(noData) } },
+    },
+    async (request) => {
+      await signOutDevice(app.ctx, callerOf(request), request.params.sessionId);
+      return ok(null, sessionMessages.signedOut);
+    },
+  );
+
+  app.post(
+    '/auth/sessions/sign-out-others',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: 'Signs every other device of the caller out', response: { 200: successEnvelope(signedOutOthers) } },
+    },
+    async (request) => ok({ signedOut: await signOutOtherDevices(app.ctx, callerOf(request)) }, sessionMessages.signedOutOthers),
   );
 };

@@ -18,15 +18,68 @@ export async function createSession(db: Db, userId: string, ip: string, userAgen
   return token;
 }
 
-/** The live session behind a token, or undefined when unknown, expired or revoked. */
+/** How stale a session's last_seen_at may get before a lookup writes it again. */
+export const LAST_SEEN_EVERY_MS = 60_000;
+
+/**
+ * The live session behind a token, or undefined when unknown, expired or revoked. Marks it
+ * seen now when its last_seen_at is over a minute old (the Security tab's "last seen"), so a
+ * busy client costs one small write a minute, not one a request.
+ */
 export async function findLiveSession(db: Db, token: string): Promise<{ id: string; userId: string; expiresAt: Date } | undefined> {
-  return db
+  const session = await db
     .selectFrom('sessions')
-    .select(['id', 'userId', 'expiresAt'])
+    .select(['id', 'userId', 'expiresAt', 'lastSeenAt'])
     .where('tokenHash', '=', hashToken(token))
     .where('revokedAt', 'is', null)
     .where('expiresAt', '>', new Date())
     .executeTakeFirst();
+  if (!session) return undefined;
+  if (Date.now() - session.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
+    await db.updateTable('sessions').set({ lastSeenAt: new Date() }).where('id', '=', session.id).execute();
+  }
+  return { id: session.id, userId: session.userId, expiresAt: session.expiresAt };
+}
+
+/** A user's live sessions, most recently used first (at most 100: older ones are still ended by "everywhere else"). */
+export function liveSessionsOf(db: Db, userId: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'ip', 'userAgent', 'createdAt', 'lastSeenAt'])
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', new Date())
+    .orderBy('lastSeenAt', 'desc')
+    .orderBy('id')
+    .limit(100)
+    .execute();
+}
+
+/** Revokes one live session of this user; false when it is not one (another user's, ended, unknown). */
+export async function revokeSessionOf(db: Db, userId: string, sessionId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revokedAt: new Date() })
+    .where('id', '=', sessionId)
+    .where('userId', '=', userId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', new Date())
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Revokes every live session of this user but one; answers the ids it ended. */
+export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('sessions')
+    .set({ revokedAt: new Date() })
+    .where('userId', '=', userId)
+    .where('id', '<>', keepSessionId)
+    .where('revokedAt', 'is', null)
+    .where('expiresAt', '>', new Date())
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {

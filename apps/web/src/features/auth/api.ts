@@ -25,6 +25,10 @@ export const userKeys = {
   detail: (userId: string) => [...userKeys.all, userId] as const,
 };
 
+export const sessionKeys = {
+  all: ['sessions'] as const,
+};
+
 // ---- Queries ----
 
 /** GET /v1/user/:userId: the query of a user's profile (verification and account-holder state, accounts). */
@@ -126,4 +130,34 @@ export function useLogout() {
         // The session is already gone here; a token the server could not revoke now dies at its expiry.
         .catch(() => undefined);
   };
+}
+
+// ---- Signed-in devices (My Account → Security) ----
+
+export type { SessionView } from '@kestrel/shared';
+
+/** GET /v1/auth/sessions: the signed-in user's live sessions, most recently used first. */
+export function useSignedInDevices() {
+  return useQuery({
+    queryKey: sessionKeys.all,
+    queryFn: async ({ signal }) => (await http.get('/v1/auth/sessions', (contracts) => contracts.sessionList, { signal })).data,
+  });
+}
+
+/** DELETE /v1/auth/sessions/{id}: signs one other device out; the list is read again after. */
+export function useSignOutDevice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (sessionId: string) => http.delete(`/v1/auth/sessions/${segment(sessionId)}`, (contracts) => contracts.noData),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
+  });
+}
+
+/** POST /v1/auth/sessions/sign-out-others: every device but this one. */
+export function useSignOutOtherDevices() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => http.post('/v1/auth/sessions/sign-out-others', undefined, (contracts) => contracts.signedOutOthers),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
+  });
 }

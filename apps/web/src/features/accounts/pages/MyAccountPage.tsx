@@ -14,13 +14,16 @@ import { useActiveAccount, useActivities, useCountryName, type Account } from '.
 import { IdentityImageThumb } from '../components/IdentityImageThumb.tsx';
 import { SampleIdBack, SampleIdFront } from '../components/SampleIdCard.tsx';
 import { identityTypeLabels } from '../labels.ts';
+import { SignedInDevices } from '../../auth/components/SignedInDevices.tsx';
 
 const t = uiText.myAccount;
-type TabKey = 'basic' | 'activities';
+type TabKey = 'basic' | 'activities' | 'security';
 const tabs = [
   { key: 'basic', label: t.basicInfo },
   { key: 'activities', label: t.activities },
+  { key: 'security', label: t.security },
 ] as const;
+const tabKeys: readonly string[] = tabs.map((entry) => entry.key);
 
 function Card({ title, children, className = '' }: { title: string; children: ReactNode; className?: string }) {
   return (
@@ -203,18 +206,21 @@ function ActivitiesList({ accountId }: { accountId: string }) {
   );
 }
 
-/** /my-account: the active account's 'Basic info' and 'Activities'. */
+/** /my-account: the active account's 'Basic info' and 'Activities', and the user's 'Security' (signed-in devices). */
 export function MyAccountPage() {
   const account = useActiveAccount();
   const [params, setParams] = useSearchParams();
-  const tab: TabKey = params.get('tab') === 'activities' ? 'activities' : 'basic';
+  const asked = params.get('tab') ?? '';
+  const tab = (tabKeys.includes(asked) ? asked : 'basic') as TabKey;
   const selectTab = (key: TabKey) => setParams(key === 'basic' ? {} : { tab: key }, { replace: true });
 
   let body: ReactNode;
   if (account.data) {
     body = (
       <Tabs label={t.title} tabs={tabs} selected={tab} onSelect={selectTab}>
-        {tab === 'basic' ? <BasicInfo account={account.data} /> : <ActivitiesList accountId={account.data._id} />}
+        {tab === 'basic' && <BasicInfo account={account.data} />}
+        {tab === 'activities' && <ActivitiesList accountId={account.data._id} />}
+        {tab === 'security' && <SignedInDevices />}
       </Tabs>
     );
   } else if (account.isError) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { operatorToken } from '../../../test/gateway-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
 import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { walletCents } from '../../../test/ledger-fixtures.ts';
 import { recordStatements } from '../../../test/statements.ts';
 
 /*
@@ -42,19 +43,20 @@ async function counted(method: string, path: string, options: Parameters<typeof 
 }
 
 const calls = (texts: string[], fn: string) => texts.filter((text) => text.includes(`FROM ${fn}(`)).length;
-/** Statements that write or open a transaction of their own: the TPIN check's is the only one left. */
+/** Transactions opened by the server itself (BEGIN): none is left on these paths. */
 const transactions = (texts: string[]) => texts.filter((text) => /^\s*begin\b/i.test(text)).length;
 const bareWrites = (texts: string[]) => texts.filter((text) => /^\s*(insert|delete)\b/i.test(text));
 
 describe('withdrawals are one call per money step', () => {
-  it('a request: the TPIN check, then one withdrawal_request call (the hold, the row, activity, audit, key); a replay makes no call', async () => {
+  it('a request: one tpin_check call, then one withdrawal_request call (the hold, the row, activity, audit, key); a replay makes no call', async () => {
     const h = await createHolder(10_000);
     const first = await counted('POST', '/v1/bank-withdraw/create', { token: h.user.token, headers: { 'idempotency-key': 'wd-once' }, body: usBody(h) });
     expect(first.response.status).toBe(201);
     expect(first.response.body.data).toMatchObject({ status: 'Pending', amount: 25.5, bankAccountNumber: '****6789' });
     expect(calls(first.texts, 'withdrawal_request')).toBe(1);
-    // The only transaction of its own is the TPIN check's (a wrong TPIN must be counted even though nothing moves).
-    expect(transactions(first.texts)).toBe(1);
+    // The TPIN check commits on its own (a wrong TPIN must be counted even though nothing moves): one call too.
+    expect(calls(first.texts, 'tpin_check')).toBe(1);
+    expect(transactions(first.texts)).toBe(0);
     expect(bareWrites(first.texts)).toEqual([]);
 
     const replay = await counted('POST', '/v1/bank-withdraw/create', { token: h.user.token, headers: { 'idempotency-key': 'wd-once' }, body: usBody(h) });
@@ -96,14 +98,39 @@ describe('withdrawals are one call per money step', () => {
     expect(calls(again.texts, 'withdrawal_move')).toBe(1);
   });
 
-  it("the owner's cancel: the TPIN check, then one withdrawal_move call", async () => {
+  it("the owner's cancel: one tpin_check call, then one withdrawal_move call", async () => {
     const h = await createHolder(10_000);
     const id = (await api('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: usBody(h, 10) })).body.data._id as string;
     const cancelled = await counted('POST', `/v1/bank-withdraw/cancel/${id}`, { token: h.user.token, headers: { 'idempotency-key': 'cancel-once' }, body: { tpin: h.account.tpin } });
     expect(cancelled.response.status).toBe(200);
     expect(cancelled.response.body.data.status).toBe('Cancelled');
     expect(calls(cancelled.texts, 'withdrawal_move')).toBe(1);
-    expect(transactions(cancelled.texts)).toBe(1);
+    expect(calls(cancelled.texts, 'tpin_check')).toBe(1);
+    expect(transactions(cancelled.texts)).toBe(0);
     expect(bareWrites(cancelled.texts)).toEqual([]);
+  });
+
+  it('a wrong TPIN is counted by the same one call: four answers count down, the fifth locks (423) with its activity and audit entry, nothing moves', async () => {
+    const { db } = await testServer();
+    const h = await createHolder(10_000);
+    const wrong = h.account.tpin === '1111' ? 2222 : 1111;
+    for (const left of [4, 3, 2, 1]) {
+      const refused = await counted('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: { ...usBody(h), tpin: wrong } });
+      expect(refused.response.status).toBe(400);
+      expect(refused.response.body.error).toBe(`Incorrect TPIN. ${left} attempt${left === 1 ? '' : 's'} left before money movement is locked.`);
+      expect(calls(refused.texts, 'tpin_check')).toBe(1);
+      expect(calls(refused.texts, 'withdrawal_request')).toBe(0);
+      expect(transactions(refused.texts)).toBe(0);
+    }
+    const locked = await api('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: { ...usBody(h), tpin: wrong } });
+    expect(locked.status).toBe(423);
+    expect(locked.body.code).toBe('tpin_locked');
+    // Locked: the right TPIN is refused too.
+    expect((await api('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: usBody(h) })).status).toBe(423);
+    const activities = await db.selectFrom('activities').select('comment').where('accountId', '=', h.account.accountId).where('name', '=', 'TPIN locked').execute();
+    expect(activities).toEqual([{ comment: 'Money movement locked for 30 minutes after 5 wrong TPINs' }]);
+    const audit = await db.selectFrom('auditLog').select('actorUserId').where('action', '=', 'account.tpin_locked').where('subjectId', '=', h.account.accountId).execute();
+    expect(audit).toEqual([{ actorUserId: h.user.userId }]);
+    expect(await walletCents(h.account.accountId)).toBe(10_000);
   });
 });

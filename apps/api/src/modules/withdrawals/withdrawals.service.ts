@@ -117,6 +117,7 @@ export async function createWithdrawal(
     accountHolderName: body.accountHolderName,
     failureReason: null,
   };
+  // The answer is the view of the row about to be written; its two times are the row's, added by the call.
   const { createdAt: _createdAt, updatedAt: _updatedAt, ...answer } = view({ ...row, holdTransactionId: 0, returnTransactionId: null, createdAt: new Date(0), updatedAt: new Date(0) }, account.accountNumber);
   const shown = formatMoney(amountCents, body.currency);
   const outcome = await withdrawalRequest(ctx.db, {

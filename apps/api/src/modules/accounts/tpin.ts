@@ -1,6 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { messages, TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
-import type { Db } from '../../db/database.ts';
+import { CompiledQuery } from 'kysely';
+import { namedStatement, type Db } from '../../db/database.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activities/activities.service.ts';
@@ -81,19 +82,22 @@ export interface TpinState {
   tpinLockedUntil: Date | null;
   /** The operator's lock; honoured by the same checks as the TPIN lock. */
   moneyMovementLocked?: boolean;
+  /** The account's user name, which the current keyed hash covers: with it the check is one call. */
+  userName?: string;
 }
 
 /**
  * The one TPIN check every money route uses; it runs (and commits) before the money
  * movement, because a wrong guess must be counted even though the request fails.
  *
- * The account row is locked while the hash is verified and the count is written in that
- * same transaction, so checks on one account run one after another: parallel guesses are
- * counted exactly, and after TPIN_MAX_FAILED_ATTEMPTS wrong TPINs in a row every further
- * check (right or wrong) is refused for TPIN_LOCK_MINUTES. An older hash that matches (argon2,
- * `hmac1$`) is replaced by the current keyed hash in the same transaction. Transfers do all of
- * this inside the ledger's one-call primitive instead (modules/ledger/transfer.ts), and come
- * here only to upgrade an argon2 hash.
+ * One call of `tpin_check` (db/functions/tpin_check.sql): the account row is locked while the
+ * hash is compared and the count is written in that same transaction, so checks on one
+ * account run one after another: parallel guesses are counted exactly, and after
+ * TPIN_MAX_FAILED_ATTEMPTS wrong TPINs in a row every further check (right or wrong) is
+ * refused for TPIN_LOCK_MINUTES. A matching `hmac1$` hash is replaced by the current keyed
+ * hash in the same call; an argon2 hash is verified and replaced here (checkLegacyTpin).
+ * Transfers do all of this inside the ledger's one-call primitive instead
+ * (modules/ledger/transfer.ts), and come here only to upgrade an argon2 hash.
  *
  * `known` is the account's TPIN lock when the caller has just read it with the account: a
  * lock it shows is refused at once; every counted decision is made under the row lock.
@@ -110,7 +114,64 @@ export async function checkTpin(
   if (known?.moneyMovementLocked) throw new MoneyMovementLockedError();
   if (known?.tpinLockedUntil && known.tpinLockedUntil > new Date()) throw new TpinLockedError(known.tpinLockedUntil);
 
-  const outcome = await inTransaction(db, async (trx) => {
+  // One call (tpin_check); a second only when the caller did not know the user name the
+  // current hash covers, and the Node.js path below only for an argon2 hash.
+  let outcome = await tpinCheck(db, secret, accountId, candidate, actorUserId, known?.userName);
+  if (outcome.kind === 'rekey') outcome = await tpinCheck(db, secret, accountId, candidate, actorUserId, outcome.userName);
+  if (outcome.kind === 'rekey') throw new Error('tpin_check asked for a hash of the user name it was given');
+  if (outcome.kind === 'legacy') outcome = await checkLegacyTpin(db, secret, accountId, candidate, actorUserId);
+  throwUnlessOk(outcome);
+}
+
+type TpinOutcome =
+  | { kind: 'ok' | 'missing' | 'operator_locked' }
+  | { kind: 'locked'; until: Date }
+  | { kind: 'wrong'; remaining: number }
+  | { kind: 'rekey'; userName: string }
+  | { kind: 'legacy' };
+
+// The name changes with the text: a connection that prepared the old text under the old name keeps it.
+const TPIN_CHECK = namedStatement(
+  'tpin_check_v1',
+  'SELECT kind, remaining, locked_until, user_name FROM tpin_check($1::uuid, $2, $3, $4, $5::uuid, $6::integer, $7::integer)',
+);
+
+async function tpinCheck(db: Db, secret: string, accountId: string, candidate: string, actorUserId: string | null, userName: string | undefined): Promise<TpinOutcome> {
+  const { rows } = await db.executeQuery<{ kind: string; remaining: number | null; lockedUntil: Date | null; userName: string | null }>(
+    CompiledQuery.raw(TPIN_CHECK, [
+      accountId,
+      userName ?? null,
+      userName === undefined ? null : tpinMac(secret, userName, candidate),
+      tpinMacV1(secret, accountId, candidate),
+      actorUserId,
+      TPIN_MAX_FAILED_ATTEMPTS,
+      TPIN_LOCK_MINUTES,
+    ]),
+  );
+  const row = rows[0];
+  if (!row) throw new Error('tpin_check answered no row');
+  switch (row.kind) {
+    case 'ok':
+    case 'missing':
+    case 'operator_locked':
+    case 'legacy':
+      return { kind: row.kind };
+    case 'locked':
+      if (!row.lockedUntil) throw new Error('tpin_check answered locked without a time');
+      return { kind: 'locked', until: row.lockedUntil };
+    case 'wrong':
+      return { kind: 'wrong', remaining: row.remaining ?? 0 };
+    case 'rekey':
+      if (row.userName === null) throw new Error('tpin_check answered rekey without the user name');
+      return { kind: 'rekey', userName: row.userName };
+    default:
+      throw new Error(`tpin_check answered an unknown kind ${row.kind}`);
+  }
+}
+
+/** An argon2 TPIN from before keyed hashes: verified here, and replaced by the keyed hash when it matches. */
+async function checkLegacyTpin(db: Db, secret: string, accountId: string, candidate: string, actorUserId: string | null): Promise<TpinOutcome> {
+  return inTransaction(db, async (trx): Promise<TpinOutcome> => {
     const account = await trx
       .selectFrom('accounts')
       .select(['userName', 'tpinHash', 'tpinFailedAttempts', 'tpinLockedUntil', 'moneyMovementLocked'])
@@ -147,11 +208,14 @@ export async function checkTpin(
     await trx.updateTable('accounts').set({ tpinFailedAttempts: failures, tpinLockedUntil: null }).where('id', '=', accountId).execute();
     return { kind: 'wrong' as const, remaining: TPIN_MAX_FAILED_ATTEMPTS - failures };
   });
+}
 
+function throwUnlessOk(outcome: TpinOutcome): void {
   if (outcome.kind === 'ok') return;
   if (outcome.kind === 'missing') throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   if (outcome.kind === 'operator_locked') throw new MoneyMovementLockedError();
   if (outcome.kind === 'locked') throw new TpinLockedError(outcome.until);
+  if (outcome.kind !== 'wrong') throw new Error(`TPIN check ended as ${outcome.kind}`);
   const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
   throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
 }

@@ -65,7 +65,9 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
     await trx.insertInto('storeDocuments').values({ storeId: row.id, storedName: document.storedName, mimeType: document.mimeType, sizeBytes: document.sizeBytes }).execute();
     return row;
   });
-  const gateway = { id: store.id, storeId, accountId: bob.id, storeName: DEMO_STORE_NAME, callbackUrl, storeKey };
+  // The gateway guard reads the owner's fee settings with the store; the demo calls the service directly.
+  const fees = await ctx.db.selectFrom('accounts').select(['gatewayFeeFixedCents', 'gatewayFeePercent']).where('id', '=', bob.id).executeTakeFirstOrThrow();
+  const gateway = { id: store.id, storeId, accountId: bob.id, storeName: DEMO_STORE_NAME, callbackUrl, storeKey, ...fees };
   const customer = { currency: 'USD' as const, customerName: 'Carol Rider', customerEmail: 'carol@example.com', customerPhone: '+15550100003', customerAddress: '9 Pedal Road, Austin', cancelUrl: 'https://bobs-bikes.example/cart' };
   const card = (number: string) => ({ type: 'card' as const, number, expiresIn: '12/34', cvc: '123' });
   const payments: { orderId: string; productName: string; amount: number; cards: string[] }[] = [

@@ -61,10 +61,6 @@ export function findPaymentByUrlId(db: Db | Trx, urlId: string) {
 
 export type PaymentRow = NonNullable<Awaited<ReturnType<typeof findPayment>>>;
 
-export function findPaymentByOrder(db: Db | Trx, storeId: string, orderId: string) {
-  return db.selectFrom('payments').select(['id']).where('storeId', '=', storeId).where('orderId', '=', orderId).executeTakeFirst();
-}
-
 export const PAYMENT_LIST_LIMIT = 500;
 
 /** A page of a payments list: keyset after the payment `after`, and the store tab's search and filters. */
@@ -144,11 +140,6 @@ export async function countPayments(db: Db, where: { accountId: string } | { sto
 export function paymentErrorsOf(db: Db | Trx, paymentIds: string[]) {
   if (paymentIds.length === 0) return Promise.resolve([]);
   return db.selectFrom('paymentErrors').selectAll().where('paymentId', 'in', paymentIds).orderBy('errorAt').orderBy('id').execute();
-}
-
-/** The owner's gateway fee settings and wallet, for a store's account. */
-export function ownerFeeSettings(db: Db | Trx, accountId: string) {
-  return db.selectFrom('accounts').select(['id', 'gatewayFeeFixedCents', 'gatewayFeePercent']).where('id', '=', accountId).executeTakeFirstOrThrow();
 }
 
 /**

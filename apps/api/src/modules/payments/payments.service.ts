@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   centsToMajor,
   paymentMessages,
@@ -13,9 +12,8 @@ import {
   type WebPayBody,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { inTransaction, isUniqueViolation, type Trx } from '../../db/transaction.ts';
 import { badRequest, conflict, forbidden, notFound, type AppError } from '../../http/errors.ts';
-import { runIdempotent } from '../../http/idempotency.ts';
+import { idempotencyKeyReused, requestHash } from '../../http/idempotency.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
 import { storeLogoUrl } from '../stores/stores.service.ts';
@@ -24,16 +22,15 @@ import { collectByCard, collectByWallet } from './collect/collect.ts';
 import { gatewayFeeCents } from './fees.ts';
 import { maskedNumber } from './masked-source.ts';
 import { assertPayable, feeTooHigh, gatewayCollectible, paymentLease, paymentRefusals, successRedirect, type CardPaymentAnswer } from './payment-collect.ts';
-import { findPayment, findPaymentByOrder, findPaymentByUrlId, ownerFeeSettings, type PaymentRow } from './payments.repository.ts';
+import { paymentCreate } from './payment-create.ts';
+import { findPayment, findPaymentByUrlId, type PaymentRow } from './payments.repository.ts';
 
 export type { CardPaymentAnswer } from './payment-collect.ts';
 
 export const checkoutUrl = (ctx: AppContext, urlId: string) => `${ctx.config.publicUrl}/web-pay/${urlId}`;
 
-async function orderTaken(ctx: AppContext, store: GatewayStore, orderId: string): Promise<AppError | undefined> {
-  const existing = await findPaymentByOrder(ctx.db, store.id, orderId);
-  return existing ? conflict(paymentMessages.orderIdTaken(existing.id), 'order_id_taken', { orderId: paymentMessages.orderIdTaken(existing.id) }) : undefined;
-}
+const orderTaken = (existingPaymentId: string): AppError =>
+  conflict(paymentMessages.orderIdTaken(existingPaymentId), 'order_id_taken', { orderId: paymentMessages.orderIdTaken(existingPaymentId) });
 
 interface CreatedPayment {
   paymentId: string;
@@ -44,65 +41,49 @@ interface CreatedPayment {
   paymentStatus: 'initiate';
 }
 
-async function insertPayment(trx: Trx, store: GatewayStore, body: WebPayBody, amountCents: Cents): Promise<CreatedPayment> {
-  const row = await trx
-    .insertInto('payments')
-    .values({
-      storeId: store.id,
-      accountId: store.accountId,
-      // 128 random bits: the checkout address must not be guessable.
-      urlId: randomBytes(16).toString('base64url'),
-      orderId: body.orderId,
-      currency: body.currency,
-      amountCents,
-      customerName: body.customerName,
-      customerEmail: body.customerEmail,
-      customerPhone: body.customerPhone,
-      customerAddress: body.customerAddress,
-      productName: body.productName,
-      cancelUrl: body.cancelUrl,
-      valueA: body.valueA ?? null,
-    })
-    .returning(['id', 'urlId'])
-    .executeTakeFirstOrThrow();
-  return { paymentId: row.id, urlId: row.urlId, orderId: body.orderId, amount: centsToMajor(amountCents), currency: body.currency, paymentStatus: 'initiate' };
+/** The payment_create call's input for a store's new payment (without its idempotency part). */
+function newPayment(store: GatewayStore, body: WebPayBody, amountCents: Cents) {
+  return {
+    storeId: store.id,
+    accountId: store.accountId,
+    orderId: body.orderId,
+    currency: body.currency,
+    amountCents,
+    customerName: body.customerName,
+    customerEmail: body.customerEmail,
+    customerPhone: body.customerPhone,
+    customerAddress: body.customerAddress,
+    productName: body.productName,
+    cancelUrl: body.cancelUrl,
+    valueA: body.valueA ?? null,
+  };
 }
 
-/** Refuses, before anything is stored, an amount whose fee would take all of it. */
-async function assertFeeFits(ctx: AppContext, accountId: string, amountCents: number): Promise<void> {
-  const fees = await ownerFeeSettings(ctx.db, accountId);
-  if (gatewayFeeCents(amountCents, fees.gatewayFeeFixedCents, fees.gatewayFeePercent) >= amountCents) throw feeTooHigh();
+/** Refuses, before anything is stored, an amount whose fee would take all of it (the guard read the owner's fee settings). */
+function assertFeeFits(store: GatewayStore, amountCents: Cents): void {
+  if (gatewayFeeCents(amountCents, store.gatewayFeeFixedCents, store.gatewayFeePercent) >= amountCents) throw feeTooHigh();
 }
 
 /**
- * POST /v1/payment/web-pay (and /redirect): a new payment waiting on the hosted checkout.
- * An orderId is unique per store (the database says so too); a second one is a 409 naming
- * the existing payment. With an Idempotency-Key a retry gets the first answer.
+ * POST /v1/payment/web-pay (and /redirect): a new payment waiting on the hosted checkout, in
+ * one database call (`paymentCreate`). An orderId is unique per store (the database says so
+ * too); a second one is a 409 naming the existing payment. With an Idempotency-Key a retry
+ * gets the first answer, the same key with another request 422.
  */
 export async function createPayment(ctx: AppContext, store: GatewayStore, body: WebPayBody, idempotencyKey: string | undefined) {
   const amountCents = body.amount;
-  await assertFeeFits(ctx, store.accountId, amountCents);
-  try {
-    const outcome = await runIdempotent(
-      ctx.db,
-      {
-        caller: `store:${store.id}`,
-        key: idempotencyKey,
-        route: 'POST /v1/payment/web-pay',
-        body: { ...body, amount: amountCents },
-        statusCode: 200,
-        beforeWork: async () => {
-          const taken = await orderTaken(ctx, store, body.orderId);
-          if (taken) throw taken;
-        },
-      },
-      (trx) => insertPayment(trx, store, body, amountCents),
-    );
-    return { payment: outcome.body, redirectUrl: checkoutUrl(ctx, outcome.body.urlId), replayed: outcome.replayed };
-  } catch (error) {
-    if (isUniqueViolation(error, 'payments_store_order_key')) throw (await orderTaken(ctx, store, body.orderId)) ?? error;
-    throw error;
-  }
+  assertFeeFits(store, amountCents);
+  const outcome = await paymentCreate(ctx.db, {
+    ...newPayment(store, body, amountCents),
+    idempotencyCaller: `store:${store.id}`,
+    idempotencyKey,
+    requestHash: requestHash('POST /v1/payment/web-pay', { ...body, amount: amountCents }),
+    answer: ({ paymentId, urlId }): CreatedPayment => ({ paymentId, urlId, orderId: body.orderId, amount: centsToMajor(amountCents), currency: body.currency, paymentStatus: 'initiate' }),
+  });
+  if (outcome.kind === 'idempotency_mismatch') throw idempotencyKeyReused();
+  if (outcome.kind === 'order_taken') throw orderTaken(outcome.existingPaymentId);
+  const payment = JSON.parse(outcome.bodyText) as CreatedPayment;
+  return { payment, redirectUrl: checkoutUrl(ctx, payment.urlId), replayed: outcome.kind === 'replay' };
 }
 
 export async function paymentOr404(ctx: AppContext, paymentId: string): Promise<PaymentRow> {
@@ -200,21 +181,23 @@ export async function payByWallet(ctx: AppContext, callerId: string, paymentId: 
 export async function payDirect(ctx: AppContext, store: GatewayStore, body: DirectPayBody, idempotencyKey: string | undefined) {
   const amountCents = body.amount;
   const card = checkCard(body);
-  await assertFeeFits(ctx, store.accountId, amountCents);
+  assertFeeFits(store, amountCents);
   const { type: _type, brand: _brand, number: _number, expiresIn: _expiresIn, cvc: _cvc, billingInfo: _billing, ...webPay } = body;
   return attemptCard(
     ctx,
     { caller: `store:${store.id}`, key: idempotencyKey, route: 'POST /v1/payment/web-pay/complete/direct', body: { ...body, amount: amountCents }, card, cvc: body.cvc, billingInfo: body.billingInfo },
     async () => {
-      const taken = await orderTaken(ctx, store, body.orderId);
-      if (taken) throw taken;
-      try {
-        const created = await inTransaction(ctx.db, (trx) => insertPayment(trx, store, webPay, amountCents));
-        return paymentOr404(ctx, created.paymentId);
-      } catch (error) {
-        if (isUniqueViolation(error, 'payments_store_order_key')) throw (await orderTaken(ctx, store, body.orderId)) ?? error;
-        throw error;
-      }
+      const created = await paymentCreate(ctx.db, {
+        ...newPayment(store, webPay, amountCents),
+        // The direct payment's key covers the whole call (the collect pipeline's idempotency).
+        idempotencyCaller: `store:${store.id}`,
+        idempotencyKey: undefined,
+        requestHash: '',
+        answer: () => null,
+      });
+      if (created.kind === 'order_taken') throw orderTaken(created.existingPaymentId);
+      if (created.kind !== 'ok') throw new Error(`payment_create answered ${created.kind} without a key`);
+      return paymentOr404(ctx, created.paymentId);
     },
   );
 }

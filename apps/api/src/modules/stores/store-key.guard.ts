@@ -17,6 +17,9 @@ export interface GatewayStore {
   callbackUrl: string;
   /** The store's current decrypted key, for signing (even when the call used the previous one); never logged or returned. */
   storeKey: string;
+  /** The owner account's gateway fee settings (fixed cents, percentage as numeric text). */
+  gatewayFeeFixedCents: number;
+  gatewayFeePercent: string;
 }
 
 declare module 'fastify' {
@@ -66,6 +69,8 @@ export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRe
     storeName: row.storeName,
     callbackUrl: row.callbackUrl,
     storeKey: actual,
+    gatewayFeeFixedCents: row.gatewayFeeFixedCents,
+    gatewayFeePercent: row.gatewayFeePercent,
   };
 });
 

@@ -20,6 +20,9 @@ const storeColumns = [
   'stores.createdAt',
   'accounts.accountEmail',
   'accounts.accountNumber',
+  // The owner's gateway fee, so the gateway guard's one read gives a payment's fee check too.
+  'accounts.gatewayFeeFixedCents',
+  'accounts.gatewayFeePercent',
 ] as const;
 
 function storesWithAccount(db: Db | Trx) {

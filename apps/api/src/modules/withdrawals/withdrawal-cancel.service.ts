@@ -1,13 +1,12 @@
 import { asCents, formatMoney, maskBankAccountNumber, withdrawMessages, type WithdrawalDetails, type WithdrawalStatus, type WithdrawalView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { runIdempotent } from '../../http/idempotency.ts';
+import { idempotencyKeyReused, requestHash, storedAnswer } from '../../http/idempotency.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
-import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
-import { recordActivity } from '../activities/activities.service.ts';
-import { recordAudit } from '../audit/audit.ts';
-import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
-import { lockWithdrawal, withdrawalAuditSteps } from './withdrawals.repository.ts';
+import { checkTpin, MoneyMovementLockedError, TpinLockedError } from '../accounts/tpin.ts';
+import { newTransactionId } from '../ledger/ledger.service.ts';
+import { withdrawalMove } from './withdrawal-post.ts';
+import { withdrawalAuditSteps } from './withdrawals.repository.ts';
 import { currencyOf, view } from './withdrawals.service.ts';
 
 /*
@@ -50,11 +49,12 @@ export async function withdrawalDetails(ctx: AppContext, callerId: string, id: s
 
 /**
  * POST /v1/bank-withdraw/cancel/{id}: the owner takes back a Pending withdrawal. The TPIN is
- * checked (and a wrong one counted towards the lock) before the transaction; inside it the
- * withdrawal's row is locked, as an operator's move locks it, so a cancel racing an operator's
- * Processing is decided by whichever locks first and the other is refused with 409. The held
- * money comes back from payouts in flight through the ledger in the same transaction as the
- * status change, so it returns exactly once; an Idempotency-Key replays the first answer.
+ * checked (and a wrong one counted towards the lock) before the move; the move is one call of
+ * `withdrawal_move`, which decides the account's locks again, locks the withdrawal's row as an
+ * operator's move locks it (a cancel racing an operator's Processing is decided by whichever
+ * locks first, and the other is refused with 409), gives the held money back from payouts in
+ * flight through the ledger with the status change, so it returns exactly once, and stores
+ * the answer under an Idempotency-Key, which replays it.
  */
 export async function cancelWithdrawal(
   ctx: AppContext,
@@ -65,58 +65,60 @@ export async function cancelWithdrawal(
   ip: string,
 ): Promise<{ result: WithdrawalView; replayed: boolean }> {
   const { row: found, account } = await ownedWithdrawal(ctx, callerId, id);
-  const outcome = await runIdempotent(
-    ctx.db,
-    {
-      caller: `user:${callerId}`,
-      key: idempotencyKey,
-      route: 'POST /v1/bank-withdraw/cancel/:id',
-      // The TPIN is left out of the stored request hash, as for every money route.
-      body: { id },
-      statusCode: 200,
-      beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, account.id, body.tpin, callerId, account),
-    },
-    async (trx): Promise<WithdrawalView> => {
-      await assertTpinNotLocked(trx, account.id);
-      const current = await lockWithdrawal(trx, found.id);
-      if (!current) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
-      if (current.status !== 'Pending') throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(current.status, 'cancelled'));
+  const caller = `user:${callerId}`;
+  // The TPIN is left out of the stored request hash, as for every money route.
+  const fingerprint = requestHash('POST /v1/bank-withdraw/cancel/:id', { id });
+  if (idempotencyKey) {
+    const earlier = await storedAnswer<WithdrawalView>(ctx.db, caller, idempotencyKey, fingerprint);
+    if (earlier) return { result: earlier.body, replayed: true };
+  }
+  await checkTpin(ctx.db, ctx.config.secretKey, account.id, body.tpin, callerId, account);
 
-      const returned = await postTransaction(trx, {
-        kind: 'withdrawal_return',
-        transactionFor: 'Bank Withdraw Cancelled',
-        currency: currencyOf(current),
-        amountCents: current.amountCents,
-        createdBy: callerId,
-        metadata: { withdrawalId: current.id, cancelled: true },
-        postings: [
-          { party: { system: SYSTEM_ACCOUNTS.payoutsInFlight }, amountCents: -current.amountCents },
-          { party: { walletAccountId: current.accountId }, amountCents: current.amountCents },
-        ],
-      });
-      const row = await trx
-        .updateTable('bankWithdrawals')
-        .set({ status: 'Cancelled', updatedAt: new Date(), returnTransactionId: returned.id })
-        .where('id', '=', current.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const shown = formatMoney(asCents(row.amountCents), currencyOf(row));
-      await recordActivity(
-        trx,
-        row.accountId,
-        'Bank withdrawal cancelled',
-        `${shown} to ${row.bankName} (${maskBankAccountNumber(row.bankAccountNumber)}) was cancelled. The money is back in your wallet, ${returned.transactionId}`,
-      );
-      await recordAudit(trx, {
-        actorUserId: callerId,
-        action: 'withdrawal.cancelled',
-        subjectType: 'bank_withdrawal',
-        subjectId: row.id,
-        ip,
-        details: { from: 'Pending', to: 'Cancelled', amountCents: row.amountCents, returnTransactionId: returned.transactionId },
-      });
-      return view(row, account.accountNumber);
+  const returnedAs = newTransactionId();
+  const shown = formatMoney(asCents(found.amountCents), currencyOf(found));
+  const { updatedAt: _updatedAt, ...answer } = view({ ...found, status: 'Cancelled' }, account.accountNumber);
+  const outcome = await withdrawalMove(ctx.db, {
+    id: found.id,
+    from: 'Pending',
+    to: 'Cancelled',
+    operatorId: null,
+    ownerAccountId: account.id,
+    fourEyesFromCents: null,
+    checkOpenPayout: false,
+    failureReason: null,
+    returned: { transaction_id: returnedAs, transaction_for: 'Bank Withdraw Cancelled', metadata: { withdrawalId: found.id, cancelled: true } },
+    activity: {
+      name: 'Bank withdrawal cancelled',
+      comment: `${shown} to ${found.bankName} (${maskBankAccountNumber(found.bankAccountNumber)}) was cancelled. The money is back in your wallet, ${returnedAs}`,
     },
-  );
-  return { result: outcome.body, replayed: outcome.replayed };
+    audit: {
+      actor_user_id: callerId,
+      action: 'withdrawal.cancelled',
+      subject_type: 'bank_withdrawal',
+      subject_id: found.id,
+      ip,
+      details: { from: 'Pending', to: 'Cancelled', amountCents: found.amountCents, returnTransactionId: returnedAs },
+    },
+    idempotency: idempotencyKey ? { caller, key: idempotencyKey, requestHash: fingerprint } : null,
+    answer,
+  });
+  switch (outcome.kind) {
+    case 'ok':
+      if (outcome.bodyText === null) throw new Error('withdrawal_move answered a cancel without its answer');
+      return { result: JSON.parse(outcome.bodyText) as WithdrawalView, replayed: false };
+    case 'replay':
+      return { result: JSON.parse(outcome.bodyText) as WithdrawalView, replayed: true };
+    case 'idempotency_mismatch':
+      throw idempotencyKeyReused();
+    case 'not_found':
+      throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+    case 'wrong_status':
+      throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(outcome.currentStatus as WithdrawalStatus, 'cancelled'));
+    case 'money_movement_locked':
+      throw new MoneyMovementLockedError();
+    case 'tpin_locked':
+      throw new TpinLockedError(outcome.lockedUntil);
+    default:
+      throw new Error(`withdrawal_move answered ${outcome.kind} to a cancel`);
+  }
 }

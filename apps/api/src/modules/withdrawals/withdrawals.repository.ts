@@ -74,7 +74,19 @@ export function listWithdrawalsForOperators(db: Db, status: WithdrawalRow['statu
   return query.execute();
 }
 
-/** The withdrawal, locked until the end of the transaction: operators acting at once on one withdrawal take turns. */
-export function lockWithdrawal(trx: Trx, id: string) {
-  return trx.selectFrom('bankWithdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+/** The withdrawal with its account's number and holder (an operator's move reads it before its one call). */
+export function findWithdrawalWithAccount(db: Db | Trx, id: string) {
+  return db
+    .selectFrom('bankWithdrawals')
+    .innerJoin('accounts', 'accounts.id', 'bankWithdrawals.accountId')
+    .selectAll('bankWithdrawals')
+    .select(['accounts.accountNumber', 'accounts.accountHolderName as accountHolder'])
+    .where('bankWithdrawals.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The withdrawal's own columns of a row read with its account's. */
+export function withdrawalColumns(row: WithdrawalRow & { accountNumber: string; accountHolder: string }): WithdrawalRow {
+  const { accountNumber: _number, accountHolder: _holder, ...withdrawal } = row;
+  return withdrawal;
 }

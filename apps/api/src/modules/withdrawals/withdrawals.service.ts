@@ -7,6 +7,7 @@ import {
   FOUR_EYES_WITHDRAWAL_FROM_CENTS,
   maskBankAccountNumber,
   messages,
+  operatorMessages,
   withdrawMessages,
   type CreateWithdrawalInput,
   type OperatorWithdrawalView,
@@ -15,19 +16,21 @@ import {
   type WithdrawalView,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { inTransaction, type Trx } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { runIdempotent } from '../../http/idempotency.ts';
-import { assertTpinNotLocked, checkTpin } from '../accounts/tpin.ts';
-import { assertNotOwnAccount, findOwnedAccount, isUuid } from '../../http/ownership.ts';
-import { recordActivity } from '../activities/activities.service.ts';
-import { recordAudit } from '../audit/audit.ts';
-import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import type { Trx } from '../../db/transaction.ts';
+import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { idempotencyKeyReused, requestHash, storedAnswer } from '../../http/idempotency.ts';
+import { checkTpin, MoneyMovementLockedError, TpinLockedError } from '../accounts/tpin.ts';
+import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
+import { InsufficientFundsError, newTransactionId } from '../ledger/ledger.service.ts';
+import { withdrawalMove, withdrawalRequest } from './withdrawal-post.ts';
 import {
   countAccountWithdrawalsByStatus,
+  findWithdrawalWithAccount,
   listAccountWithdrawals,
   listWithdrawalsForOperators,
-  lockWithdrawal,
+  withdrawalColumns,
   type WithdrawalRow,
 } from './withdrawals.repository.ts';
 
@@ -84,78 +87,83 @@ export async function createWithdrawal(
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
 
-  const outcome = await runIdempotent(
-    ctx.db,
-    {
-      caller: `user:${callerId}`,
-      key: idempotencyKey,
-      route: 'POST /v1/bank-withdraw/create',
-      // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
-      body: { ...body, tpin: undefined, amount: amountCents },
-      statusCode: 201,
-      beforeWork: () => checkTpin(ctx.db, ctx.config.secretKey, account.id, body.tpin, callerId, account),
+  const caller = `user:${callerId}`;
+  // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
+  const fingerprint = requestHash('POST /v1/bank-withdraw/create', { ...body, tpin: undefined, amount: amountCents });
+  // A replay gets the first answer without a TPIN check, as every idempotent route.
+  if (idempotencyKey) {
+    const earlier = await storedAnswer<WithdrawalView>(ctx.db, caller, idempotencyKey, fingerprint);
+    if (earlier) return { result: earlier.body, replayed: true };
+  }
+  await checkTpin(ctx.db, ctx.config.secretKey, account.id, body.tpin, callerId, account);
+
+  // Everything else is one call (withdrawal_request): the locks decided again under the
+  // account's row lock, the hold, the row, the activity, the audit entry and the key.
+  const id = randomUUID();
+  const transactionId = newTransactionId();
+  const row = {
+    id,
+    accountId: account.id,
+    requestedBy: callerId,
+    currency: body.currency,
+    amountCents,
+    status: 'Pending' as const,
+    country: body.country,
+    bankName: body.bankName,
+    branchName: body.branchName ?? null,
+    accountType: body.accountType ?? null,
+    bankAccountNumber: body.bankAccountNumber,
+    routingNumber: body.routingNumber,
+    accountHolderName: body.accountHolderName,
+    failureReason: null,
+  };
+  // The answer is the view of the row about to be written; its two times are the row's, added by the call.
+  const { createdAt: _createdAt, updatedAt: _updatedAt, ...answer } = view({ ...row, holdTransactionId: 0, returnTransactionId: null, createdAt: new Date(0), updatedAt: new Date(0) }, account.accountNumber);
+  const shown = formatMoney(amountCents, body.currency);
+  const outcome = await withdrawalRequest(ctx.db, {
+    withdrawal: {
+      id,
+      account_id: row.accountId,
+      requested_by: row.requestedBy,
+      currency: row.currency,
+      amount_cents: row.amountCents,
+      country: row.country,
+      bank_name: row.bankName,
+      branch_name: row.branchName,
+      account_type: row.accountType,
+      bank_account_number: row.bankAccountNumber,
+      routing_number: row.routingNumber,
+      account_holder_name: row.accountHolderName,
     },
-    async (trx): Promise<WithdrawalView> => {
-      // Decided again under the account's row lock, held to commit (a TPIN or operator lock written since the check).
-      await assertTpinNotLocked(trx, account.id);
-      let row: WithdrawalRow | undefined;
-      await postTransaction(
-        trx,
-        {
-          kind: 'withdrawal',
-          transactionFor: 'Bank Withdraw',
-          currency: body.currency,
-          amountCents,
-          createdBy: callerId,
-          metadata: { from: account.accountNumber, bankName: body.bankName, country: body.country },
-          postings: [
-            { party: { walletAccountId: account.id }, amountCents: -amountCents },
-            { party: { system: SYSTEM_ACCOUNTS.payoutsInFlight }, amountCents },
-          ],
-        },
-        {
-          beforeBalances: async (ledgerTransaction) => {
-            row = await trx
-              .insertInto('bankWithdrawals')
-              .values({
-                accountId: account.id,
-                requestedBy: callerId,
-                currency: body.currency,
-                amountCents,
-                country: body.country,
-                bankName: body.bankName,
-                branchName: body.branchName ?? null,
-                accountType: body.accountType ?? null,
-                bankAccountNumber: body.bankAccountNumber,
-                routingNumber: body.routingNumber,
-                accountHolderName: body.accountHolderName,
-                holdTransactionId: ledgerTransaction.id,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
-            const shown = formatMoney(amountCents, body.currency);
-            await recordActivity(
-              trx,
-              account.id,
-              'Bank withdrawal requested',
-              `${shown} to ${body.bankName} (${maskBankAccountNumber(body.bankAccountNumber)}), ${ledgerTransaction.transactionId}; pending`,
-            );
-            await recordAudit(trx, {
-              actorUserId: callerId,
-              action: 'withdrawal.created',
-              subjectType: 'bank_withdrawal',
-              subjectId: row.id,
-              ip,
-              details: { account: account.accountNumber, amountCents, currency: body.currency, transactionId: ledgerTransaction.transactionId },
-            });
-          },
-        },
-      );
-      if (!row) throw new Error('the withdrawal row was not written');
-      return view(row, account.accountNumber);
+    transactionId,
+    metadata: { from: account.accountNumber, bankName: body.bankName, country: body.country },
+    activity: { name: 'Bank withdrawal requested', comment: `${shown} to ${body.bankName} (${maskBankAccountNumber(body.bankAccountNumber)}), ${transactionId}; pending` },
+    audit: {
+      actor_user_id: callerId,
+      action: 'withdrawal.created',
+      subject_type: 'bank_withdrawal',
+      subject_id: id,
+      ip,
+      details: { account: account.accountNumber, amountCents, currency: body.currency, transactionId },
     },
-  );
-  return { result: outcome.body, replayed: outcome.replayed };
+    idempotency: { caller, key: idempotencyKey, requestHash: fingerprint },
+    answer,
+  });
+  switch (outcome.kind) {
+    case 'ok':
+    case 'replay':
+      return { result: JSON.parse(outcome.bodyText) as WithdrawalView, replayed: outcome.kind === 'replay' };
+    case 'idempotency_mismatch':
+      throw idempotencyKeyReused();
+    case 'account_missing':
+      throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+    case 'money_movement_locked':
+      throw new MoneyMovementLockedError();
+    case 'tpin_locked':
+      throw new TpinLockedError(outcome.lockedUntil);
+    case 'insufficient_funds':
+      throw new InsufficientFundsError();
+  }
 }
 
 /** Without `limit`, the list answers the spec's whole list, up to this many. */
@@ -203,10 +211,11 @@ const MOVES: Record<OperatorAction, { from: WithdrawalStatus; to: WithdrawalStat
 };
 
 /**
- * POST /v1/operator/withdrawals/{id}/processing|complete|fail. The withdrawal's row is locked
- * first, so two operators acting at once take turns: the second sees the first one's status
- * and gets 409. Failing gives the money back to the wallet in a new ledger transaction, in
- * the same database transaction as the status change, so it happens exactly once.
+ * POST /v1/operator/withdrawals/{id}/processing|complete|fail: one read of the withdrawal and
+ * one call of `withdrawal_move`, which locks its row, so two operators acting at once take
+ * turns: the second sees the first one's status and gets 409. Failing gives the money back to
+ * the wallet in a new ledger transaction in the same call as the status change, so it happens
+ * exactly once.
  */
 export async function moveWithdrawal(
   ctx: AppContext,
@@ -217,7 +226,7 @@ export async function moveWithdrawal(
   reason?: string,
 ): Promise<OperatorWithdrawalView> {
   if (!isUuid(id)) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
-  return inTransaction(ctx.db, (trx) => moveWithdrawalIn(trx, operatorId, id, action, ip, reason));
+  return moveWithdrawalIn(ctx.db, operatorId, id, action, ip, reason);
 }
 
 /** Both operators of a four-eyes completion: who asked, who approved. */
@@ -228,12 +237,14 @@ export interface CompletionApproval {
 }
 
 /**
- * moveWithdrawal inside the caller's transaction (the four-eyes approval flips its request in
- * the same one). Completing FOUR_EYES_WITHDRAWAL_FROM_CENTS or more needs `approval`: one
- * operator alone cannot pay a large withdrawal out, whichever route calls this.
+ * moveWithdrawal on its own or inside the caller's transaction (the four-eyes approval flips
+ * its request in the same one). Completing FOUR_EYES_WITHDRAWAL_FROM_CENTS or more needs
+ * `approval`: one operator alone cannot pay a large withdrawal out, whichever route calls this.
+ * The texts are made from the withdrawal read first (its amount, currency and bank never
+ * change); every decision is made again under the row lock in the call.
  */
 export async function moveWithdrawalIn(
-  trx: Trx,
+  db: Db | Trx,
   operatorId: string,
   id: string,
   action: OperatorAction,
@@ -242,87 +253,65 @@ export async function moveWithdrawalIn(
   approval?: CompletionApproval,
 ): Promise<OperatorWithdrawalView> {
   const move = MOVES[action];
-  const updated = await (async () => {
-    const current = await lockWithdrawal(trx, id);
-    if (!current) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
-    await assertNotOwnAccount(trx, operatorId, current.accountId);
-    if (current.status !== move.from) throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(current.status, move.verb));
-    if (action === 'complete' && current.amountCents >= FOUR_EYES_WITHDRAWAL_FROM_CENTS && !approval) {
-      throw new AppError(409, 'four_eyes_required', withdrawMessages.fourEyesRequired);
-    }
+  const current = await findWithdrawalWithAccount(db, id);
+  if (!current) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+  const shown = formatMoney(asCents(current.amountCents), currencyOf(current));
+  const to = `${current.bankName} (${maskBankAccountNumber(current.bankAccountNumber)})`;
+  const returnedAs = action === 'fail' ? newTransactionId() : '';
+  const comment =
+    action === 'fail'
+      ? `${shown} to ${to} failed: ${reason}. The money is back in your wallet, ${returnedAs}`
+      : action === 'complete'
+        ? `${shown} to ${to} was paid out`
+        : `${shown} to ${to} is being processed`;
+  const outcome = await withdrawalMove(db, {
+    id: current.id,
+    from: move.from,
+    to: move.to,
+    operatorId,
+    ownerAccountId: null,
+    fourEyesFromCents: action === 'complete' && !approval ? FOUR_EYES_WITHDRAWAL_FROM_CENTS : null,
     // An open payout request would otherwise outlive the withdrawal it asks to pay (its approval
     // could only answer 409): the checker refuses it first, and the record says who decided.
-    if (action === 'fail') {
-      const openPayout = await trx
-        .selectFrom('operatorApprovals')
-        .select('id')
-        .where('withdrawalId', '=', current.id)
-        .where('status', '=', 'Pending')
-        .executeTakeFirst();
-      if (openPayout) throw new AppError(409, 'completion_awaiting_decision', withdrawMessages.completionAwaitingDecision);
-    }
-
-    const shown = formatMoney(asCents(current.amountCents), currencyOf(current));
-    let returnTransactionId: number | null = null;
-    let returnedAs = '';
-    if (action === 'fail') {
-      const returned = await postTransaction(trx, {
-        kind: 'withdrawal_return',
-        transactionFor: 'Bank Withdraw Returned',
-        currency: currencyOf(current),
-        amountCents: current.amountCents,
-        createdBy: operatorId,
-        metadata: { withdrawalId: current.id, reason },
-        postings: [
-          { party: { system: SYSTEM_ACCOUNTS.payoutsInFlight }, amountCents: -current.amountCents },
-          { party: { walletAccountId: current.accountId }, amountCents: current.amountCents },
-        ],
-      });
-      returnTransactionId = returned.id;
-      returnedAs = returned.transactionId;
-    }
-    const row = await trx
-      .updateTable('bankWithdrawals')
-      .set({
-        status: move.to,
-        updatedAt: new Date(),
-        ...(action === 'fail' ? { failureReason: reason ?? null, returnTransactionId } : {}),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-
-    const to = `${row.bankName} (${maskBankAccountNumber(row.bankAccountNumber)})`;
-    const comment =
-      action === 'fail'
-        ? `${shown} to ${to} failed: ${reason}. The money is back in your wallet, ${returnedAs}`
-        : action === 'complete'
-          ? `${shown} to ${to} was paid out`
-          : `${shown} to ${to} is being processed`;
-    await recordActivity(trx, row.accountId, move.activity, comment);
-    await recordAudit(trx, {
-      actorUserId: operatorId,
+    checkOpenPayout: action === 'fail',
+    failureReason: action === 'fail' ? (reason ?? null) : null,
+    returned: action === 'fail' ? { transaction_id: returnedAs, transaction_for: 'Bank Withdraw Returned', metadata: { withdrawalId: current.id, reason } } : null,
+    activity: { name: move.activity, comment },
+    audit: {
+      actor_user_id: operatorId,
       action: move.audit,
-      subjectType: 'bank_withdrawal',
-      subjectId: row.id,
+      subject_type: 'bank_withdrawal',
+      subject_id: current.id,
       ip,
       details: {
-        from: current.status,
+        from: move.from,
         to: move.to,
-        amountCents: row.amountCents,
-        currency: row.currency,
+        amountCents: current.amountCents,
+        currency: current.currency,
         ...(reason ? { reason } : {}),
         ...(returnedAs ? { returnTransactionId: returnedAs } : {}),
         ...(approval ?? {}),
       },
-    });
-    const account = await trx.selectFrom('accounts').select(['accountNumber', 'accountHolderName']).where('id', '=', row.accountId).executeTakeFirstOrThrow();
-    return { row, account };
-  })();
-  return {
-    ...view(updated.row, updated.account.accountNumber),
-    bankAccountNumber: updated.row.bankAccountNumber,
-    accountId: updated.row.accountId,
-    accountHolder: updated.account.accountHolderName,
-  };
+    },
+    idempotency: null,
+    answer: null,
+  });
+  switch (outcome.kind) {
+    case 'ok': {
+      const row: WithdrawalRow = { ...withdrawalColumns(current), status: move.to, updatedAt: outcome.movedAt, ...(action === 'fail' ? { failureReason: reason ?? null } : {}) };
+      return { ...view(row, current.accountNumber), bankAccountNumber: row.bankAccountNumber, accountId: row.accountId, accountHolder: current.accountHolder };
+    }
+    case 'not_found':
+      throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+    case 'own_record':
+      throw forbidden(operatorMessages.ownRecord, 'own_record');
+    case 'wrong_status':
+      throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(outcome.currentStatus as WithdrawalStatus, move.verb));
+    case 'four_eyes_required':
+      throw new AppError(409, 'four_eyes_required', withdrawMessages.fourEyesRequired);
+    case 'completion_awaiting_decision':
+      throw new AppError(409, 'completion_awaiting_decision', withdrawMessages.completionAwaitingDecision);
+    default:
+      throw new Error(`withdrawal_move answered ${outcome.kind} to an operator's move`);
+  }
 }

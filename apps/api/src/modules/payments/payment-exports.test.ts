@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createAccount, createHolder, createUser, unique } from '../../../test/factories.ts';
 import { csvOf } from '../../../test/csv-fixtures.ts';
 import { card, createPayment, createStore, type TestStore } from '../../../test/gateway-fixtures.ts';
-import { api } from '../../../test/harness.ts';
+import { api, testServer } from '../../../test/harness.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
 
 /*
@@ -108,6 +109,28 @@ describe('payments and refunds exports', () => {
     expect((await csvOf(`/v1/export/payment-request/${linkId}/payments?to=2020-01-01`, owner.token)).rows).toEqual([]);
     expect((await csvOf(`/v1/export/payment-request/${linkId}/payments?from=${today}&to=${today}`, owner.token)).rows).toHaveLength(2);
     expect((await csvOf(`/v1/export/refunds/${account.accountNumber}?to=2020-01-01`, owner.token)).rows).toEqual([]);
+  });
+
+  it('pages through more rows than one database round trip holds, rows sharing one timestamp each exactly once', { timeout: 120_000 }, async () => {
+    const store = await createStore();
+    const { db } = await testServer();
+    // Unpaid payments planted directly (the export reads rows; the gateway has its own tests), all at one instant,
+    // so only the id orders them: 2,345 rows are three pages of EXPORT_PAGE_ROWS (1,000).
+    await sql`
+      INSERT INTO payments (store_id, account_id, url_id, order_id, currency, amount_cents, customer_name, customer_email, customer_phone,
+                            customer_address, product_name, cancel_url, created_at)
+      SELECT s.id, s.account_id, 'exp-' || s.store_id || '-' || n, 'ORD-' || n, 'USD', 100 + n, 'Paging Customer', 'p@example.test', '+15550100000',
+             '1 Page Street', 'Widget', 'https://shop.example.test/cart', '2026-05-05T10:00:00Z'
+      FROM stores s CROSS JOIN generate_series(1, 2345) AS n WHERE s.store_id = ${store.storeId}`.execute(db);
+    const answer = await csvOf(`/v1/export/store-payments/${store.storeId}`, store.owner.token);
+    expect(answer.rows).toHaveLength(2345);
+    expect(new Set(answer.rows.map((row) => row['Order ID'])).size).toBe(2345);
+    const ids = answer.rows.map((row) => row['Payment ID']!);
+    expect(ids).toEqual([...ids].sort().reverse());
+    expect(cents(answer.rows, 'amount_cents')).toBe(2345 * 100 + (2345 * 2346) / 2);
+    // Only that day.
+    expect((await csvOf(`/v1/export/store-payments/${store.storeId}?from=2026-05-05&to=2026-05-05`, store.owner.token)).rows).toHaveLength(2345);
+    expect((await csvOf(`/v1/export/store-payments/${store.storeId}?from=2026-05-06`, store.owner.token)).rows).toHaveLength(0);
   });
 
   it("answers 404 for another user's account, store or link, and 401 without a session", async () => {

@@ -19,7 +19,15 @@ describe('Download proof', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("saves the proof's JSON (the answer's data, as ledger:prove reads it), fetched with the session token", async () => {
-    const proof = { record: { transactionId: 'TX1' }, leafIndex: 0, treeSize: 1, path: [], seal: { sealNo: 1 } };
+    const hash = 'ab'.repeat(32);
+    const at = '2026-11-25T10:00:00.000000Z';
+    const proof = {
+      record: { transactionId: 'TX1', kind: 'transfer', transactionFor: 'Fund Transfer', currency: 'USD', amountCents: '1250', feeCents: '0', createdAt: at, postings: [['A100', '-1250'], ['A200', '1250']] },
+      leafIndex: 0,
+      treeSize: 1,
+      path: [],
+      seal: { sealNo: 1, fromMark: '1', toMark: '1', firstCreatedAt: at, lastCreatedAt: at, sealedAt: at, transactionCount: 1, merkleRoot: hash, previousSealHash: hash, sealHash: hash, signature: 'cd'.repeat(64) },
+    };
     const calls = stubApi({ 'GET /v1/ledger/proof/TX1': success(proof) });
     const { user } = renderPage(<DownloadProof transactionId="TX1" />);
     await user.click(await screen.findByRole('button', { name: 'Download proof of transaction TX1' }));

@@ -38,11 +38,13 @@ async function csvLines(download: Download): Promise<string[]> {
 
 async function exportCsv(page: Page, range: { from?: string; to?: string } = {}): Promise<Download> {
   await page.getByRole('button', { name: 'Export CSV', exact: true }).click();
-  // The form keeps what was typed last time it was open: both dates are set each time.
-  await page.getByLabel('From', { exact: true }).fill(range.from ?? '');
-  await page.getByLabel('To', { exact: true }).fill(range.to ?? '');
+  // Only the export form's dates (a store's Payments tab has a From/To filter too). The form
+  // keeps what was typed last time it was open: both dates are set each time.
+  const form = page.getByRole('form', { name: /as CSV$/ });
+  await form.getByLabel('From', { exact: true }).fill(range.from ?? '');
+  await form.getByLabel('To', { exact: true }).fill(range.to ?? '');
   const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download CSV' }).click();
+  await form.getByRole('button', { name: 'Download CSV' }).click();
   return downloading;
 }
 

@@ -71,7 +71,7 @@ export function ExportCsv({ path, filename, what, label = 'Export CSV' }: { path
         ref={toggle}
         variant="secondary"
         aria-expanded={open}
-        aria-controls={`${id}-panel`}
+        aria-controls={open ? `${id}-panel` : undefined}
         onClick={() => (open ? close() : setOpen(true))}
         className="w-full sm:w-auto"
       >

@@ -35,8 +35,11 @@ import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { cachedSessionLookup } from './modules/sessions/sessions.repository.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
+import { paymentsExportRoutes } from './modules/payments/payments.export.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { paymentRequestsExportRoutes } from './modules/payment-requests/payment-requests.export.ts';
 import { paymentRequestsRoutes } from './modules/payment-requests/payment-requests.routes.ts';
+import { refundsExportRoutes } from './modules/refunds/refunds.export.ts';
 import { refundsRoutes } from './modules/refunds/refunds.routes.ts';
 import { callbacksRoutes } from './modules/callbacks/callbacks.routes.ts';
 import { devStoreCallbackRoutes } from './modules/callbacks/dev-listener.routes.ts';
@@ -185,8 +188,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(withdrawalsExportRoutes);
       await v1.register(storesRoutes);
       await v1.register(paymentsRoutes);
+      await v1.register(paymentsExportRoutes);
       await v1.register(paymentRequestsRoutes);
+      await v1.register(paymentRequestsExportRoutes);
       await v1.register(refundsRoutes);
+      await v1.register(refundsExportRoutes);
       await v1.register(callbacksRoutes);
     },
     { prefix: '/v1' },

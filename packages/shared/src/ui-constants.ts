@@ -29,3 +29,6 @@ export const QUERY_RETRY_MAX_DELAY_MS = 30_000;
 
 /** The seven partner logos of the login marketing panel. */
 export const PARTNER_NAMES = ['Shopora', 'Tixly', 'Voyagr', 'Playfield', 'Gridbox', 'Mealkit', 'Streamly'] as const;
+
+/** How long a downloaded file's temporary object URL lives after its save began (lib/download.ts). */
+export const DOWNLOAD_URL_LIFETIME_MS = 60_000;

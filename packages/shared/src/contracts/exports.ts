@@ -13,3 +13,9 @@ export const exportRangeQuery = z
 export type ExportRange = z.infer<typeof exportRangeQuery>;
 
 export const accountExportParams = z.object({ accountNumber: z.string().min(1).max(64) });
+
+/** A store's payments export: the store's public id (as in the store's page address). */
+export const storeExportParams = z.object({ storeId: z.string().min(1).max(100) });
+
+/** One payment request's payments export: the request's id (as in its details page address). */
+export const paymentRequestExportParams = z.object({ paymentRequestId: z.string().min(1).max(100) });

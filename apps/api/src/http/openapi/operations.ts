@@ -36,7 +36,7 @@ export const TAGS = [
   { name: 'Hosted checkout', description: 'Called by the hosted checkout page the customer is sent to; public or the paying wallet user.' },
   { name: 'Payment links', description: 'Payment-request links: the owner manages them, anyone with the link pays by card or wallet.' },
   { name: 'Stores', description: "The portal's store pages: create a store, read it, its callback deliveries." },
-  { name: 'Payments', description: "The portal's payment lists of an account or a store." },
+  { name: 'Payments', description: "The portal's payment lists of an account or a store, and the CSV exports of payments and refunds." },
   { name: 'Auth', description: 'Signing in and out.' },
   { name: 'Users', description: 'Signing up, e-mail verification, the signed-in user.' },
   { name: 'Accounts', description: 'Personal and business accounts, identity documents, the dashboard counters, activities.' },

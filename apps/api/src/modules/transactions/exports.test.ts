@@ -1,18 +1,8 @@
-import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createHolder } from '../../../test/factories.ts';
+import { csvOf } from '../../../test/csv-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
-
-/** A CSV download as records keyed by header; its UTF-8 byte-order mark is checked and taken off first. */
-async function csvOf(urlPath: string, token?: string): Promise<{ status: number; rows: Record<string, string>[]; headers: Headers; body: string }> {
-  const answer = await fetch(`${(await testServer()).baseUrl}${urlPath}`, { headers: token ? { authorization: token } : {} });
-  const bytes = Buffer.from(await answer.arrayBuffer());
-  if (answer.status !== 200) return { status: answer.status, rows: [], headers: answer.headers, body: bytes.toString('utf8') };
-  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  const body = bytes.subarray(3).toString('utf8');
-  return { status: answer.status, rows: parse(body, { columns: true, record_delimiter: '\r\n' }), headers: answer.headers, body };
-}
 
 /**
  * Withdrawal rows written directly (the export reads rows; the withdrawal flow has its own

@@ -2,9 +2,10 @@ import { storeMessages } from '@kestrel/shared';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useParams } from 'react-router';
+import { ExportCsv } from '../../../components/ExportCsv.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
-import { errorMessage } from '../../../lib/http.ts';
+import { errorMessage, segment } from '../../../lib/http.ts';
 import { useStorePaymentCounters, useStorePayments, type PaymentFilters } from '../../payments/api.ts';
 import { PaymentFiltersForm } from '../../payments/components/PaymentFiltersForm.tsx';
 import { paymentEmptyText, PaymentsList } from '../../payments/components/PaymentsList.tsx';
@@ -25,7 +26,11 @@ function StorePayments({ storeId }: { storeId: string }) {
   const counters = useStorePaymentCounters(storeId);
   const filtered = Boolean(filters.q || filters.status || filters.from || filters.to);
   return (
-    <PaymentsList
+    <div className="space-y-4">
+      <div className="flex justify-end">
+        <ExportCsv path={`/v1/export/store-payments/${segment(storeId)}`} filename={`payments-store-${storeId}.csv`} what="this store's payments" />
+      </div>
+      <PaymentsList
       payments={payments.data?.pages.flat()}
       counters={counters.data}
       paging={payments}
@@ -34,7 +39,8 @@ function StorePayments({ storeId }: { storeId: string }) {
       error={payments.error}
       emptyText={filtered ? 'No payments match this search.' : paymentEmptyText.store}
       caption="Payments of this store, newest first"
-    />
+      />
+    </div>
   );
 }
 

@@ -4,6 +4,8 @@ import toast from 'react-hot-toast';
 import { useParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import type { IconProps } from '../../../components/icons.tsx';
+import { ExportCsv } from '../../../components/ExportCsv.tsx';
+import { segment } from '../../../lib/http.ts';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
@@ -183,6 +185,9 @@ function SuccessfulPayments({ paymentRequestId, accountNumber }: { paymentReques
           <RefundForm key={refunding.id} payment={refundTargetOfLinkPayment(refunding, accountNumber)} onClose={() => setRefunding(null)} />
         </div>
       )}
+      <div className="mb-3 flex justify-end">
+        <ExportCsv path={`/v1/export/payment-request/${segment(paymentRequestId)}/payments`} filename={`payment-request-${paymentRequestId}-payments.csv`} what="this request's payments" />
+      </div>
       <ul aria-label="Successful payments" className="divide-y divide-slate-100 md:hidden">
         {list.map((payment) => (
           <li key={payment.id} className="space-y-1 py-3 text-sm">

@@ -1,10 +1,11 @@
 import { formatDateTime, paymentRequestMessages as m, uiText, type PaymentRequestCounters, type PaymentRequestView } from '@kestrel/shared';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '../../../components/Button.tsx';
-import { errorMessage } from '../../../lib/http.ts';
+import { errorMessage, segment } from '../../../lib/http.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { CheckCircleIcon, HistoryIcon, LinkIcon, ListIcon, WalletIcon } from '../../../components/icons.tsx';
+import { ExportCsv } from '../../../components/ExportCsv.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { usePaymentRequestCounters, usePaymentRequests } from '../api.ts';
@@ -170,9 +171,19 @@ export function PaymentRequestsPage() {
             </p>
           )}
         </div>
-        <Link to="/payment-request/new" className={buttonClasses('primary', 'md')}>
-          {m.newRequest}
-        </Link>
+        <div className="flex w-full flex-wrap items-start gap-2 sm:w-auto">
+          {accountNumber && (
+            <ExportCsv
+              path={`/v1/export/payment-request-payments/${segment(accountNumber)}`}
+              filename={`payment-request-payments-${accountNumber}.csv`}
+              what="payments through your payment requests"
+              label="Export payments CSV"
+            />
+          )}
+          <Link to="/payment-request/new" className={buttonClasses('primary', 'md')}>
+            {m.newRequest}
+          </Link>
+        </div>
       </div>
       <Counters accountNumber={accountNumber} />
       {body}

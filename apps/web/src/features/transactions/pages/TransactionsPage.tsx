@@ -1,11 +1,13 @@
 import { formatDateTime, uiText } from '@kestrel/shared';
 import { Button } from '../../../components/Button.tsx';
+import { ExportCsv } from '../../../components/ExportCsv.tsx';
 import { ListIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
-import { errorMessage } from '../../../lib/http.ts';
+import { errorMessage, segment } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccountTransactions, type Transaction, type TransactionType } from '../api.ts';
+import { DownloadProof } from '../components/DownloadProof.tsx';
 import { TransactionTypeBadge } from '../components/TransactionTypeBadge.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx';
@@ -48,7 +50,12 @@ function TransactionRow({ row }: { row: Row }) {
       <td className="px-4 py-3">
         <TransactionTypeBadge type={type} />
       </td>
-      <td className="px-4 py-3 font-mono text-xs break-all text-slate-700">{transaction.transactionId}</td>
+      <td className="px-4 py-3 font-mono text-xs break-all text-slate-700">
+        {transaction.transactionId}
+        <span className="block">
+          <DownloadProof transactionId={transaction.transactionId} />
+        </span>
+      </td>
       <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDateTime(transaction.transactionAt)}</td>
     </tr>
   );
@@ -80,7 +87,12 @@ function TransactionCard({ row }: { row: Row }) {
         <dt className="text-slate-600">Fee</dt>
         <dd className="text-slate-900 tabular-nums">{formatApiMoney(transaction.fee.amount, transaction.fee.currency)}</dd>
         <dt className="text-slate-600">TnxId</dt>
-        <dd className="font-mono text-xs leading-5 break-all text-slate-900">{transaction.transactionId}</dd>
+        <dd className="font-mono text-xs leading-5 break-all text-slate-900">
+          {transaction.transactionId}
+          <span className="block">
+            <DownloadProof transactionId={transaction.transactionId} />
+          </span>
+        </dd>
         <dt className="text-slate-600">Tnx At</dt>
         <dd className="text-slate-900">{formatDateTime(transaction.transactionAt)}</dd>
       </dl>
@@ -150,14 +162,17 @@ export function TransactionsPage() {
   return (
     <>
       <PageTitle title={title} />
-      <div className="mb-6">
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
-        {accountNumber && (
-          <p className="mt-1 text-slate-600">
-            Account <span className="tabular-nums">{accountNumber}</span>
-            {rows.length > 0 && ` · ${transactions.hasNextPage ? 'latest ' : ''}${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}`}
-          </p>
-        )}
+      <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
+          {accountNumber && (
+            <p className="mt-1 text-slate-600">
+              Account <span className="tabular-nums">{accountNumber}</span>
+              {rows.length > 0 && ` · ${transactions.hasNextPage ? 'latest ' : ''}${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}`}
+            </p>
+          )}
+        </div>
+        {accountNumber && <ExportCsv path={`/v1/export/transactions/${segment(accountNumber)}`} filename={`transactions-${accountNumber}.csv`} what="transactions" />}
       </div>
       {body}
     </>

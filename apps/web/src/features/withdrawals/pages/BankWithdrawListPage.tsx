@@ -2,12 +2,13 @@ import { asCurrency, formatDateTime, uiText } from '@kestrel/shared';
 import { Link } from 'react-router';
 import { buttonClasses } from '../../../components/Button.tsx';
 import { AlertCircleIcon, BankIcon, CheckCircleIcon, HistoryIcon, ListIcon } from '../../../components/icons.tsx';
+import { ExportCsv } from '../../../components/ExportCsv.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { useSession } from '../../../lib/session.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 import { Button } from '../../../components/Button.tsx';
-import { errorMessage } from '../../../lib/http.ts';
+import { errorMessage, segment } from '../../../lib/http.ts';
 import { useWithdrawalCounters, useWithdrawals, type Withdrawal } from '../api.ts';
 import { NewWithdrawForm } from '../components/NewWithdrawForm.tsx';
 import { WithdrawalStatusBadge } from '../components/WithdrawalStatusBadge.tsx';
@@ -156,9 +157,12 @@ export function BankWithdrawListPage() {
             </p>
           )}
         </div>
-        <Link to="/bank/withdraw/new" className={buttonClasses('primary', 'md')}>
-          + New withdraw
-        </Link>
+        <div className="flex w-full flex-wrap items-start gap-2 sm:w-auto">
+          {accountNumber && <ExportCsv path={`/v1/export/withdrawals/${segment(accountNumber)}`} filename={`withdrawals-${accountNumber}.csv`} what="withdrawals" />}
+          <Link to="/bank/withdraw/new" className={buttonClasses('primary', 'md')}>
+            + New withdraw
+          </Link>
+        </div>
       </div>
       <Counters accountNumber={accountNumber} />
       {body}

@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { checkoutMessages, linkPayMessages } from '@kestrel/shared';
 import type { FastifyInstance } from 'fastify';
@@ -116,6 +117,12 @@ describe('GET /web-pay/{urlId}: the hosted checkout, rendered on the server', ()
     // The embedded answer is the public GET's, to the byte once parsed, and closes no element early.
     expect(embedded(html)).toEqual({ status: 200, body: publicView.body });
     expect(html.match(/<\/script>/g)).toHaveLength(2);
+
+    // Compressed as the browser accepts, to the same page.
+    const brotli = await app.inject({ method: 'GET', url: `/web-pay/${urlId}`, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(brotliDecompressSync(brotli.rawPayload).toString('utf8')).toBe(html);
   });
 
   it('renders a paid payment as its receipt, and an unknown one as the broken-payment card, as the browser does', async () => {

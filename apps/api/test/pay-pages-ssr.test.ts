@@ -188,3 +188,23 @@ describe('GET /payment-request/{id}: a payment link, rendered on the server', ()
     expect(form.html).not.toContain('first-read');
   });
 });
+
+describe('without the web build\'s server renderer', () => {
+  it('sends the pay page as built, and the browser renders it as before', async () => {
+    const config = testConfig();
+    const webDist = path.join(config.dataDir, 'web');
+    mkdirSync(webDist);
+    writeFileSync(path.join(webDist, 'index.html'), template('the portal'));
+    writeFileSync(path.join(webDist, 'web-pay.html'), template('the checkout'));
+    writeFileSync(path.join(webDist, 'pages.json'), JSON.stringify([{ file: 'web-pay.html', path: '/web-pay/:urlId', except: [] }]));
+    const plain = await buildApp({ config, db: (await testDatabase()).db, logger: false, webDist, webSsr: path.join(config.dataDir, 'no-ssr') });
+    try {
+      const { urlId } = await newPayment();
+      const response = await plain.inject({ method: 'GET', url: `/web-pay/${urlId}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(template('the checkout'));
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -80,7 +80,7 @@ function layeredFeatures(root, order, what) {
 }
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/sdk/src/generated/**', '.cache/**', 'data/**', 'e2e/test-results/**', 'e2e/playwright-report/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-ssr/**', 'packages/sdk/src/generated/**', '.cache/**', 'data/**', 'e2e/test-results/**', 'e2e/playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

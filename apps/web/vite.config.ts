@@ -3,10 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { htmlPages } from './build/prerender.ts';
 import { routeSizeReport } from './build/route-sizes.ts';
+import { ssrBuild } from './build/ssr.ts';
 
 /** React Router's dist/ folder (its package exports hide dist/production). */
 const reactRouterDist = path.resolve(path.dirname(createRequire(import.meta.url).resolve('react-router')), '..');
@@ -46,7 +47,7 @@ function preloadSharedChunk(name: string): Plugin {
   };
 }
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   resolve: {
     // React Router 7's package exports point at its development build only (a known, open
     // issue upstream); production builds take its production files, without dev warnings.
@@ -58,7 +59,41 @@ export default defineConfig(({ command }) => ({
           ]
         : [],
   },
-  plugins: [
+  // The pay pages' server renderer (build/ssr.ts): the components only, no HTML, CSS or reports.
+  plugins: isSsrBuild ? [react()] : browserPlugins(),
+  ssr: { noExternal: ['@kestrel/shared'] },
+  server: {
+    proxy: {
+      '/v1': apiTarget,
+      '/data': apiTarget,
+      '/dev': apiTarget,
+    },
+  },
+  build: isSsrBuild
+    ? { outDir: 'dist-ssr', emptyOutDir: true, copyPublicDir: false }
+    : {
+        outDir: 'dist',
+        emptyOutDir: true,
+        // Every browser the app supports knows <link rel="modulepreload">: no polyfill in the entry.
+        modulePreload: { polyfill: false },
+        rolldownOptions: {
+          output: {
+            // React and the router change less often than the app: their chunks stay cached across
+            // releases. The router is a chunk of its own because the checkout does not use it. Other
+            // libraries go with the pages that use them, so a page downloads only those.
+            codeSplitting: {
+              groups: [
+                { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+                { name: 'router', test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/ },
+              ],
+            },
+          },
+        },
+      },
+}));
+
+function browserPlugins(): PluginOption[] {
+  return [
     react(),
     tailwindcss(),
     // Brotli and gzip copies made once at build time; the server sends the one the browser accepts.
@@ -92,29 +127,7 @@ export default defineConfig(({ command }) => ({
       { route: '/my-account', modules: [portalApp, portal, 'features/accounts/pages/MyAccountPage.tsx'] },
       { route: '/ops', modules: [portalApp, 'features/ops/components/OpsLayout.tsx', 'features/ops/pages/OverviewPage.tsx'] },
     ]),
-  ],
-  server: {
-    proxy: {
-      '/v1': apiTarget,
-      '/data': apiTarget,
-      '/dev': apiTarget,
-    },
-  },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    rolldownOptions: {
-      output: {
-        // React and the router change less often than the app: their chunks stay cached across
-        // releases. The router is a chunk of its own because the checkout does not use it. Other
-        // libraries go with the pages that use them, so a page downloads only those.
-        codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            { name: 'router', test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/ },
-          ],
-        },
-      },
-    },
-  },
-}));
+    // The pay pages' server renderer, compiled after the browser build (build/ssr.ts).
+    ssrBuild('src/app/checkout-ssr.tsx', 'dist-ssr', fileURLToPath(import.meta.url)),
+  ];
+}

@@ -22,6 +22,7 @@ import { registerHardening } from './http/hardening.ts';
 import { createOpenApiOptions } from './http/openapi/document.ts';
 import { registerStatusCheck } from './http/openapi/status-check.ts';
 import { postgresCounters, rateLimitStore, redisCounters } from './http/rate-limit.ts';
+import { compressedHtml, loadCheckoutRenderer, serverRenderedPage, templates } from './http/checkout-ssr.ts';
 import { webPages } from './http/web-pages.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { activitiesRoutes } from './modules/activities/activities.routes.ts';
@@ -66,6 +67,8 @@ export interface BuildAppOptions {
   logStream?: Writable;
   /** The built web app; served with a history fallback when it exists. */
   webDist?: string;
+  /** The pay pages' server renderer the web build compiles (default: dist-ssr beside webDist); without it they render in the browser. */
+  webSsr?: string;
   /** Sees every route as it is registered (the route-table guard test walks them). */
   onRoute?: (route: RouteOptions) => void;
   /** The card network (default: the built-in sandbox); tests pass one that refuses or stalls. */
@@ -221,11 +224,38 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     });
   }
+  // The pay pages' HTML rendered with their payment (http/checkout-ssr.ts), when the web build made the renderer.
+  const checkoutRenderer = serveWeb ? await loadCheckoutRenderer(options.webSsr ?? path.join(path.dirname(webDist), 'dist-ssr')) : undefined;
+  const webTemplate = templates(webDist);
+
+  /** A pay page with its payment in the HTML, or undefined when the path is none or its rendering failed (the built page is sent). */
+  const renderPayPage = async (pathname: string, ip: string): Promise<string | undefined> => {
+    const firstRead = checkoutRenderer?.firstReadOf(pathname);
+    if (!checkoutRenderer || !firstRead) return undefined;
+    try {
+      // The page's own public GET, asked of this server as the visitor (its rate limits and answers apply).
+      const read = await app.inject({ method: 'GET', url: firstRead, headers: { accept: 'application/json' }, remoteAddress: ip });
+      const answer = { status: read.statusCode, body: read.json<unknown>() };
+      const rendered = await checkoutRenderer.renderCheckoutPage(pathname, answer);
+      return rendered && serverRenderedPage(webTemplate(webPageFor(pathname)), rendered, answer);
+    } catch (error) {
+      app.log.error({ err: error, pathname }, 'pay page server rendering failed; sending the page as built');
+      return undefined;
+    }
+  };
+
   // Unknown API paths get a JSON 404; every other GET is the single-page app's route.
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = /^\/(v1|data|dev)(\/|$)/.test(pathname);
     if (serveWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      const payPage = await renderPayPage(pathname, request.ip);
+      // The payment's state changes (paid, disabled, expired): a rendered pay page is never stored.
+      if (payPage !== undefined) {
+        const { body, encoding } = compressedHtml(payPage, request.headers['accept-encoding']);
+        if (encoding) reply.header('content-encoding', encoding);
+        return reply.header('cache-control', 'no-store').header('vary', 'Accept-Encoding').type('text/html; charset=utf-8').send(body);
+      }
       return reply.header('cache-control', 'no-cache').sendFile(webPageFor(pathname));
     }
     return reply

@@ -1,4 +1,5 @@
 import { matchCheckoutPage } from './app/checkout-pages.ts';
+import { FIRST_READ_ELEMENT_ID } from './app/first-read.ts';
 import { startEarlyFetch } from './lib/early-fetch.ts';
 import './index.css';
 
@@ -9,8 +10,9 @@ if (!container) throw new Error('index.html has no #root element');
 // checkout app (no router, no portal); every other path gets the portal's router.
 const checkout = matchCheckoutPage(window.location.pathname);
 if (checkout) {
-  // The page's data and chunk are fetched alongside the app's, not after it.
-  if (checkout.page.firstRead) startEarlyFetch(checkout.page.firstRead(checkout.params));
+  // The page's data and chunk are fetched alongside the app's, not after it; a page the server
+  // rendered carries its data already (app/first-read.ts).
+  if (!document.getElementById(FIRST_READ_ELEMENT_ID)) startEarlyFetch(checkout.page.firstRead(checkout.params));
   const page = checkout.page.load();
   void import('./app/checkout-app.tsx').then((app) => app.startCheckout(container, page, checkout.params));
 } else {

@@ -2,6 +2,7 @@ export * from './constants.ts';
 export * from './ui-constants.ts';
 export * from './messages.ts';
 export * from './pay-messages.ts';
+export * from './payer-messages.ts';
 export * from './payment-request-messages.ts';
 export * from './money.ts';
 export * from './money-schema.ts';

@@ -5,6 +5,7 @@
 
 import { MIN_PAYMENT_CENTS } from './constants.ts';
 import { asCents, formatMoney } from './money.ts';
+import { payerMessages } from './payer-messages.ts';
 
 /** Gateway and payment messages; the spec's are exact. */
 export const paymentMessages = {
@@ -28,37 +29,15 @@ export const paymentMessages = {
   alreadyPaid: 'This payment is already paid',
   attemptInProgress: 'A payment attempt for this payment is in progress; try again in a moment',
   feeTooHigh: 'Payment fee is too high',
-  feeTooHighToast: 'Error! Payment fee is too high',
-  success: 'Congratulations! Payment successfull',
-  failed: 'Payment failed!',
-  cardNumberRequired: 'Please enter card number',
   cardNumberInvalid: 'Your card number is invalid',
   brandUnsupported: 'Only visa and masterCard cards are accepted',
   brandMismatch: 'The card brand does not match the card number',
-  expiryRequired: 'Expires date is required',
   expiryInvalid: 'Expiry must be MM/YY',
   expired: 'Your card has expired',
-  cvcRequired: 'CVC is required',
-  cvcInvalid: 'CVC must be a 3-digit number',
-  cardHolderRequired: 'Card holder name is required',
-  unexpected: 'An unexpected error occurred.',
   typeCard: "type must be 'card'",
   noPayments: 'No Payments',
   noPaymentsHistory: 'No Payments History',
   noFailedAttempt: 'No failed attempt found!',
   unsuccess: 'Unsuccess Payment',
-} as const;
-
-/** Hosted checkout messages (the spec's, exact). */
-export const checkoutMessages = {
-  emailRequired: 'Please enter the email',
-  passwordMissing: 'Password missing',
-  loginError: 'Login Error!',
-  tpinRequired: 'Enter 4-digit TPIN',
-  tpinInvalid: 'Invalid TPIN',
-  paid: 'Payment Successful!',
-  broken: 'Broken Payment!',
-  brokenHint: 'Please check the payment link or contact support.',
-  ownStore: 'You cannot pay your own store from the account it pays into',
-  userMismatch: 'You can only pay from your own account',
+  ...payerMessages,
 } as const;

@@ -1,6 +1,6 @@
 import type { AMOUNT_TYPES, Currency, PAYMENT_METHODS, PAYMENT_REQUEST_STATUSES } from './constants.ts';
 import { formatMoney, majorToCents, parseAmount, type Cents } from './money.ts';
-import { paymentMessages } from './pay-messages.ts';
+import { payerMessages } from './payer-messages.ts';
 
 /*
  * Payment-request links' messages and the public pay page's field rules, in a module of their
@@ -36,7 +36,7 @@ export const linkPayMessages = {
     `Amount must be between ${formatMoney(minimum, currency)} and ${formatMoney(maximum, currency)}`,
   emailRequired: 'Email is required',
   emailInvalid: 'Enter a valid email address',
-  unexpected: paymentMessages.unexpected,
+  unexpected: payerMessages.unexpected,
 } as const;
 
 const m = linkPayMessages;

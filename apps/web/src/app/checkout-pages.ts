@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 
 /** The names of a path pattern's `:parameters`: '/web-pay/:urlId' gives 'urlId'. */
@@ -10,20 +11,39 @@ type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${i
 /** A page of a visitor who pays: rendered with its URL parameters as props. */
 export type CheckoutPageComponent = ComponentType<Record<string, string>>;
 
+/**
+ * Puts the page's first read into a query client from the public GET's answer in hand, under
+ * the key the page's own hook reads: the server renders the page from it and the browser
+ * hydrates from the same answer (app/checkout-ssr.tsx, app/checkout-app.tsx).
+ */
+export type FirstQuery = (client: QueryClient, params: Record<string, string>, answer: Response) => Promise<void>;
+
+/** What a pay page's module gives the apps: the component and its first read. */
+export interface LoadedCheckoutPage {
+  Page: CheckoutPageComponent;
+  firstQuery: FirstQuery;
+}
+
 export interface CheckoutPage {
   /** The path pattern, `:name` for one segment, as in the route table. */
   path: string;
   /** Paths the pattern would match that belong to the portal (its static pages). */
   except: readonly string[];
-  load: () => Promise<CheckoutPageComponent>;
-  /** The public API path the page reads first, for its parameters: the entry starts that read at once. */
-  firstRead?: (params: Record<string, string>) => string;
+  load: () => Promise<LoadedCheckoutPage>;
+  /**
+   * The public API path the page reads first, for its parameters: the entry starts that read
+   * at once, and the server answers it into the page it renders.
+   */
+  firstRead: (params: Record<string, string>) => string;
 }
 
 function checkoutPage<Path extends string, Module>(
   path: Path,
   load: () => Promise<Module>,
-  pick: (module: Module) => ComponentType<Record<ParamNames<Path>, string>>,
+  pick: (module: Module) => {
+    Page: ComponentType<Record<ParamNames<Path>, string>>;
+    firstQuery: (client: QueryClient, params: Record<ParamNames<Path>, string>, answer: Response) => Promise<void>;
+  },
   firstRead: (params: Record<ParamNames<Path>, string>) => string,
   except: readonly string[] = [],
 ): CheckoutPage {
@@ -31,7 +51,7 @@ function checkoutPage<Path extends string, Module>(
   return {
     path,
     except,
-    load: async () => pick(await load()) as CheckoutPageComponent,
+    load: async () => pick(await load()) as LoadedCheckoutPage,
     firstRead: firstRead as (params: Record<string, string>) => string,
   };
 }
@@ -47,16 +67,16 @@ export const checkoutPages: CheckoutPage[] = [
   checkoutPage(
     '/web-pay/:urlId',
     () => import('../features/checkout/pages/CheckoutPage.tsx'),
-    (page) => page.CheckoutPage,
-    // The same path as useCheckout's read (features/checkout/api.ts).
+    (page) => ({ Page: page.CheckoutPage, firstQuery: (client, { urlId }, answer) => client.prefetchQuery(page.checkoutQuery(urlId, answer)) }),
+    // The same path as checkoutQuery's read (features/checkout/api.ts).
     ({ urlId }) => `/v1/payment/${encodeURIComponent(urlId)}`,
   ),
   // '/payment-request/new' is the owner's form in the portal, not a link id.
   checkoutPage(
     '/payment-request/:pRequestURLId',
     () => import('../features/checkout/pages/PaymentRequestPayPage.tsx'),
-    (page) => page.PaymentRequestPayPage,
-    // The same path as usePaymentRequestLink's read (features/checkout/payment-request-api.ts).
+    (page) => ({ Page: page.PaymentRequestPayPage, firstQuery: (client, { pRequestURLId }, answer) => client.prefetchQuery(page.paymentRequestLinkQuery(pRequestURLId, answer)) }),
+    // The same path as paymentRequestLinkQuery's read (features/checkout/payment-request-api.ts).
     ({ pRequestURLId }) => `/v1/payment-request/link/${encodeURIComponent(pRequestURLId)}`,
     ['/payment-request/new'],
   ),

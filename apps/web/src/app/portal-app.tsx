@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { userQuery } from '../features/auth/api.ts';
 import { getSession, isSignedIn } from '../lib/session.ts';
+import { FlashToast } from './flash-toast.tsx';
 import { AppProviders } from './providers.tsx';
 import { queryClient } from './query-client.ts';
 import { router } from './router.ts';
@@ -19,6 +20,7 @@ export async function startPortal(container: HTMLElement): Promise<void> {
     <StrictMode>
       <AppProviders>
         <RouterProvider router={router} />
+        <FlashToast />
       </AppProviders>
     </StrictMode>
   );

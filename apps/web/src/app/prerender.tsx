@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { FlashToast } from './flash-toast.tsx';
 import { AppProviders } from './providers.tsx';
 import { routerReady } from './router-ready.ts';
 import { routes } from './routes.tsx';
@@ -19,6 +20,7 @@ export async function prerenderPage(path: string): Promise<{ html: string; title
     <StrictMode>
       <AppProviders>
         <RouterProvider router={router} />
+        <FlashToast />
       </AppProviders>
     </StrictMode>,
   );

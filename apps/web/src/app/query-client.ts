@@ -16,20 +16,26 @@ function isRetryable(error: unknown): boolean {
 export const retryDelay = (attempt: number): number => Math.min(1000 * 2 ** attempt, QUERY_RETRY_MAX_DELAY_MS);
 
 /**
- * The app's one QueryClient: data stays fresh 5 minutes, failed reads are retried 3 times
- * with back-off. Mutations are never retried: a money-moving POST must not be re-sent with
- * a new idempotency key behind the user's back.
+ * A QueryClient as the app configures it: data stays fresh 5 minutes, failed reads are
+ * retried 3 times with back-off. Mutations are never retried: a money-moving POST must not be
+ * re-sent with a new idempotency key behind the user's back. The server renders each pay page
+ * with a client of its own (app/checkout-ssr.tsx).
  */
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: QUERY_STALE_MS,
-      retry: (failureCount, error) => failureCount < QUERY_RETRIES && isRetryable(error),
-      retryDelay,
-      refetchOnWindowFocus: false,
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: QUERY_STALE_MS,
+        retry: (failureCount, error) => failureCount < QUERY_RETRIES && isRetryable(error),
+        retryDelay,
+        refetchOnWindowFocus: false,
+      },
+      mutations: {
+        retry: 0,
+      },
     },
-    mutations: {
-      retry: 0,
-    },
-  },
-});
+  });
+}
+
+/** The browser's one QueryClient. */
+export const queryClient = createQueryClient();

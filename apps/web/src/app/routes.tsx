@@ -23,7 +23,7 @@ function checkoutRoute({ path, load }: CheckoutPage): RouteObject {
   return {
     path,
     lazy: async () => {
-      const Page = await load();
+      const { Page } = await load();
       return { Component: () => <Page {...(useParams() as Record<string, string>)} /> };
     },
   };

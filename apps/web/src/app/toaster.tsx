@@ -1,7 +1,6 @@
 import { TOAST_BLANK_MS, TOAST_ERROR_MS, TOAST_MAX_VISIBLE, TOAST_SUCCESS_MS } from '@kestrel/shared';
 import { useEffect } from 'react';
 import { Toaster, toast, useToasterStore } from 'react-hot-toast';
-import { takeFlash } from '../lib/flash.ts';
 
 /** react-hot-toast has no setting for "at most N on screen", so the oldest beyond 20 are dismissed. */
 function ToastLimit() {
@@ -13,15 +12,6 @@ function ToastLimit() {
       .slice(TOAST_MAX_VISIBLE)
       .forEach((item) => toast.dismiss(item.id));
   }, [toasts]);
-  return null;
-}
-
-/** Shows the toast an action left for after its page reload (lib/flash.ts). */
-function FlashToast() {
-  useEffect(() => {
-    const flash = takeFlash();
-    if (flash) toast[flash.kind](flash.message);
-  }, []);
   return null;
 }
 
@@ -42,7 +32,6 @@ export function AppToaster() {
         }}
       />
       <ToastLimit />
-      <FlashToast />
     </>
   );
 }

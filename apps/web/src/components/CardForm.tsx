@@ -1,4 +1,4 @@
-import { CARD_EXPIRY_MAX_CHARS, CARD_HOLDER_MAX_CHARS, CARD_NUMBER_MAX_CHARS, formatCardNumber, formatExpiry, inferCardBrand, paymentMessages, type CardBrand, type CardFormValues } from '@kestrel/shared';
+import { CARD_EXPIRY_MAX_CHARS, CARD_HOLDER_MAX_CHARS, CARD_NUMBER_MAX_CHARS, formatCardNumber, formatExpiry, inferCardBrand, payerMessages, type CardBrand, type CardFormValues } from '@kestrel/shared';
 import type { ReactNode } from 'react';
 import { usePlainForm, type FormRules } from '../lib/plain-form.ts';
 import { Button } from './Button.tsx';
@@ -11,10 +11,10 @@ export interface CardDetails extends CardFormValues {
 
 /** The spec's card form rules and messages; every field is trimmed. */
 const cardRules: FormRules<CardFormValues> = {
-  number: (value) => (value.trim() ? undefined : paymentMessages.cardNumberRequired),
-  expiresIn: (value) => (value.trim() ? undefined : paymentMessages.expiryRequired),
-  cvc: (value) => (!value.trim() ? paymentMessages.cvcRequired : /^\d{3}$/.test(value.trim()) ? undefined : paymentMessages.cvcInvalid),
-  cardHolderName: (value) => (value.trim() ? undefined : paymentMessages.cardHolderRequired),
+  number: (value) => (value.trim() ? undefined : payerMessages.cardNumberRequired),
+  expiresIn: (value) => (value.trim() ? undefined : payerMessages.expiryRequired),
+  cvc: (value) => (!value.trim() ? payerMessages.cvcRequired : /^\d{3}$/.test(value.trim()) ? undefined : payerMessages.cvcInvalid),
+  cardHolderName: (value) => (value.trim() ? undefined : payerMessages.cardHolderRequired),
 };
 
 /** The brand the number says, shown beside it as it is typed. */

@@ -60,6 +60,8 @@ export interface RequestOptions {
   token?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The answer already in hand (a GET the server answered into a server-rendered page): read instead of fetching. */
+  answer?: Response;
 }
 
 type Listener = () => void;
@@ -182,7 +184,7 @@ export async function request<T>(path: string, schema: ResponseSchema<T>, option
   let response: Response;
   try {
     // A public read the entry already started (lib/early-fetch.ts) is taken, not asked again.
-    const early = method === 'GET' && !token ? takeEarlyFetch(path) : undefined;
+    const early = options.answer ?? (method === 'GET' && !token ? takeEarlyFetch(path) : undefined);
     response = await (early ?? fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' }));
   } catch (cause) {
     if (signal?.aborted) throw cause;

@@ -67,14 +67,17 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+const signedOut: Session = { userId: undefined, accessToken: undefined, accountNumber: undefined, accountEmail: undefined, accountUserName: undefined };
+const getSignedOut = () => signedOut;
+
 export function getSession(): Session {
   return current;
 }
 
 export function useSession(): Session {
-  // The server snapshot (build-time prerendering, and hydrating it) is the same cookie read:
-  // no cookies there, so signed out; only a signed-out visitor's page is hydrated.
-  return useSyncExternalStore(subscribe, getSession, getSession);
+  // Server-rendered HTML (the prerendered sign-in pages, the server-rendered pay pages) is a
+  // signed-out visitor's: hydrating renders signed out too, then the cookies' session.
+  return useSyncExternalStore(subscribe, getSession, getSignedOut);
 }
 
 export function isSignedIn(session: Session): boolean {

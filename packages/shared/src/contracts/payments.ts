@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { CARD_BRANDS, CARD_HOLDER_MAX_CHARS, CURRENCIES } from '../constants.ts';
 import { paymentAmountCents } from '../money-schema.ts';
-import { checkoutMessages, paymentMessages } from '../pay-messages.ts';
+import { paymentMessages } from '../pay-messages.ts';
+import { checkoutMessages } from '../payer-messages.ts';
 import { refundCounterFields, refundSummaryFields } from './refunds.ts';
 import { httpUrl } from './stores.ts';
 import { withExample } from '../contract-examples.ts';

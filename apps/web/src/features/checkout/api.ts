@@ -1,6 +1,6 @@
 import type * as Contracts from '@kestrel/shared';
 import type { CardBrand, KestrelPayBody, PaymentResult } from '@kestrel/shared';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
 
@@ -18,12 +18,28 @@ export const checkoutKeys = {
   wallets: (userId: string) => ['checkout', 'wallets', userId] as const,
 };
 
-export function useCheckout(urlId: string) {
-  return useQuery({
+/**
+ * GET /v1/payment/{urlId} (public), the checkout's first read. `answer` is that GET's answer
+ * already in hand (the server-rendered page embeds it, app/checkout-app.tsx): it is read once,
+ * and every later read asks the server.
+ */
+export function checkoutQuery(urlId: string, answer?: Response) {
+  let inHand = answer;
+  return queryOptions({
     queryKey: checkoutKeys.payment(urlId),
-    queryFn: async ({ signal }) => (await http.get(`/v1/payment/${segment(urlId)}`, (contracts) => contracts.checkoutView, { auth: false, signal })).data,
+    queryFn: async ({ signal }) => {
+      const given = inHand;
+      inHand = undefined;
+      return (await http.get(`/v1/payment/${segment(urlId)}`, (contracts) => contracts.checkoutView, { auth: false, signal, answer: given })).data;
+    },
     retry: false,
+    // A failed read the server rendered stays as rendered when the page hydrates (no spinner in between).
+    retryOnMount: false,
   });
+}
+
+export function useCheckout(urlId: string) {
+  return useQuery(checkoutQuery(urlId));
 }
 
 /** A wallet login for this checkout only: nothing is written to the portal's cookies. */

@@ -1,5 +1,5 @@
 import type { PayPaymentRequestByCardBody, PayPaymentRequestByKestrelBody, PaymentRequestPayAnswer } from '@kestrel/shared';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
 
@@ -14,13 +14,28 @@ export const paymentRequestLinkKeys = {
   link: (pRequestURLId: string) => ['checkout', 'payment-request', pRequestURLId] as const,
 };
 
-/** GET /v1/payment-request/link/{pRequestURLId} (public). */
-export function usePaymentRequestLink(pRequestURLId: string) {
-  return useQuery({
+/**
+ * GET /v1/payment-request/link/{pRequestURLId} (public), the pay page's first read. `answer` is
+ * that GET's answer already in hand (embedded in the server-rendered page): read once.
+ */
+export function paymentRequestLinkQuery(pRequestURLId: string, answer?: Response) {
+  let inHand = answer;
+  return queryOptions({
     queryKey: paymentRequestLinkKeys.link(pRequestURLId),
-    queryFn: async ({ signal }) => (await http.get(`/v1/payment-request/link/${segment(pRequestURLId)}`, (contracts) => contracts.publicPaymentRequestView, { auth: false, signal })).data,
+    queryFn: async ({ signal }) => {
+      const given = inHand;
+      inHand = undefined;
+      return (await http.get(`/v1/payment-request/link/${segment(pRequestURLId)}`, (contracts) => contracts.publicPaymentRequestView, { auth: false, signal, answer: given }))
+        .data;
+    },
     retry: false,
+    // A failed read the server rendered stays as rendered when the page hydrates.
+    retryOnMount: false,
   });
+}
+
+export function usePaymentRequestLink(pRequestURLId: string) {
+  return useQuery(paymentRequestLinkQuery(pRequestURLId));
 }
 
 export type LinkPaid = PaymentRequestPayAnswer['data'];

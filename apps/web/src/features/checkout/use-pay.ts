@@ -1,4 +1,4 @@
-import { CARD_ERROR_TOAST_MS, paymentMessages, PAYMENT_REDIRECT_DELAY_MS } from '@kestrel/shared';
+import { CARD_ERROR_TOAST_MS, payerMessages, PAYMENT_REDIRECT_DELAY_MS } from '@kestrel/shared';
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '../../lib/http.ts';
@@ -18,7 +18,7 @@ const PAY_ERROR_TOAST = 'pay-error';
  * 'An unexpected error occurred.' for a link's card).
  */
 export function payErrorText(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.code === 'fee_too_high') return paymentMessages.feeTooHighToast;
+  if (error instanceof ApiError && error.code === 'fee_too_high') return payerMessages.feeTooHighToast;
   if (error instanceof ApiError && error.fromServer && error.message) return error.message;
   return fallback;
 }
@@ -42,7 +42,7 @@ export function usePay<Paid>({ onPaid, redirectOf, onRefused }: PayOptions<Paid>
   const [busy, setBusy] = useState(false);
   const inFlight = useRef(false);
 
-  const pay = async (work: () => Promise<Paid | undefined>, fallback: string = paymentMessages.failed) => {
+  const pay = async (work: () => Promise<Paid | undefined>, fallback: string = payerMessages.failed) => {
     if (inFlight.current) return;
     inFlight.current = true;
     setBusy(true);
@@ -51,7 +51,7 @@ export function usePay<Paid>({ onPaid, redirectOf, onRefused }: PayOptions<Paid>
       const paid = await work();
       if (paid === undefined) return;
       const redirectUrl = redirectOf?.(paid);
-      toast.success(paymentMessages.success, { duration: PAYMENT_REDIRECT_DELAY_MS + 1000 });
+      toast.success(payerMessages.success, { duration: PAYMENT_REDIRECT_DELAY_MS + 1000 });
       onPaid(paid);
       if (redirectUrl) window.setTimeout(() => window.location.assign(redirectUrl), PAYMENT_REDIRECT_DELAY_MS);
     } catch (error) {

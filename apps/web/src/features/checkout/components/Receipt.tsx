@@ -1,6 +1,7 @@
 import { checkoutMessages } from '@kestrel/shared';
 import type { ReactNode } from 'react';
 import { Button, buttonClasses } from '../../../components/Button.tsx';
+import { LocalDate } from './LocalDate.tsx';
 
 /** How the payer paid, as the receipt shows it: the brand and the last 4 digits, never more. */
 export interface PaidWith {
@@ -18,9 +19,6 @@ export function paidWithText(source: PaidWith): string {
   return last4 ? `${name} ending ${last4}` : name;
 }
 
-/** The payer's local date and time; the platform's formatter keeps date-fns off the pay pages. */
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 export interface ReceiptLine {
   label: string;
   value: ReactNode;
@@ -35,8 +33,8 @@ export interface ReceiptLine {
  * when there is a store to return to.
  */
 export function Receipt({ amount, lines, paidAt, returnUrl }: { amount: string; lines: ReceiptLine[]; paidAt: string | Date | null; returnUrl?: string | null }) {
-  const when = paidAt === null ? undefined : dateFormat.format(typeof paidAt === 'string' ? new Date(paidAt) : paidAt);
-  const all = when ? [...lines, { label: 'Date', value: when }] : lines;
+  // The payer's local date and time (the server renders UTC until the page hydrates).
+  const all: ReceiptLine[] = paidAt === null ? lines : [...lines, { label: 'Date', value: <LocalDate value={paidAt} /> }];
   return (
     <section aria-labelledby="receipt-title" className="w-full rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 print:border-0 print:shadow-none">
       <div className="text-center">

@@ -127,3 +127,6 @@ export function CheckoutPage({ urlId }: { urlId: string }) {
     );
   return <PayLayout>{body}</PayLayout>;
 }
+
+/** The page's first read, for the server renderer and the hydrating checkout app (app/checkout-pages.ts). */
+export { checkoutQuery } from '../api.ts';

@@ -7,7 +7,7 @@ import {
   parseAmount,
   payerEmailProblem,
   linkPayMessages as m,
-  paymentMessages,
+  payerMessages,
   PRODUCT_NAME,
   type PaymentMethod,
   type PublicPaymentRequestView,
@@ -21,6 +21,7 @@ import { Tabs } from '../../../components/Tabs.tsx';
 import { ApiError } from '../../../lib/http.ts';
 import { usePlainForm } from '../../../lib/plain-form.ts';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
+import { LocalDate } from '../components/LocalDate.tsx';
 import { PayLayout } from '../components/PayLayout.tsx';
 import { paidWithText, Receipt, type PaidWith } from '../components/Receipt.tsx';
 import { WalletPay, type WalletAuth } from '../components/WalletPay.tsx';
@@ -32,14 +33,6 @@ const methodTabs: Record<PaymentMethod, { key: Method; label: string }> = {
   Card: { key: 'card', label: 'Cards' },
   Kestrel: { key: 'kestrel', label: 'Kestrel' },
 };
-
-/**
- * The link's expiry in the visitor's locale and time zone. The platform's formatter rather
- * than the portal's date-fns one: on this small page that library would be a twentieth of
- * the download.
- */
-const expiryFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
-const expiryText = (iso: string) => expiryFormat.format(new Date(iso));
 
 /** A paid link: the server's answer, how the payer paid and when the answer came. */
 interface Paid {
@@ -117,7 +110,7 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
       }),
     );
   const payByKestrel = (auth: WalletAuth, wallet: { accountNumber: string; tpin: string }) =>
-    payWith({ type: 'wallet', brand: PRODUCT_NAME, number: wallet.accountNumber }, paymentMessages.failed, (amount) =>
+    payWith({ type: 'wallet', brand: PRODUCT_NAME, number: wallet.accountNumber }, payerMessages.failed, (amount) =>
       payLinkByKestrel(link.pRequestURLId, { reference: link.reference, amount, userId: auth.userId, accountNumber: wallet.accountNumber, tpin: wallet.tpin }, auth.token),
     );
 
@@ -143,7 +136,11 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
             </p>
           )
         )}
-        {link.expiresAt && <p className="mt-1 text-xs text-slate-600">Link valid until {expiryText(link.expiresAt)}</p>}
+        {link.expiresAt && (
+          <p className="mt-1 text-xs text-slate-600">
+            Link valid until <LocalDate value={link.expiresAt} dateStyle="long" />
+          </p>
+        )}
       </header>
       {fixedCents === undefined && (
         <div className="mt-6">
@@ -210,3 +207,6 @@ export function PaymentRequestPayPage({ pRequestURLId }: { pRequestURLId: string
     </PayLayout>
   );
 }
+
+/** The page's first read, for the server renderer and the hydrating checkout app (app/checkout-pages.ts). */
+export { paymentRequestLinkQuery } from '../payment-request-api.ts';

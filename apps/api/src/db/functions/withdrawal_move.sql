@@ -42,7 +42,6 @@ CREATE OR REPLACE FUNCTION withdrawal_move(
 DECLARE
   v_account record;
   v_row record;
-  v_stored record;
   v_wallet_la bigint;
   v_payouts_la bigint;
   v_tx bigint;
@@ -69,14 +68,8 @@ BEGIN
   IF v_row.status IS DISTINCT FROM p_from THEN
     -- A cancel racing one with the same key: that one has committed (this waited on the row
     -- lock), and its answer is this one's.
-    IF p_idempotency_key IS NOT NULL THEN
-      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-       WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-      IF FOUND THEN
-        IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
-        RETURN;
-      END IF;
-    END IF;
+    SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+    IF kind IS NOT NULL THEN RETURN; END IF;
     kind := 'wrong_status';
     current_status := v_row.status;
     RETURN;
@@ -88,14 +81,8 @@ BEGIN
     RETURN;
   END IF;
 
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-     WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-    IF FOUND THEN
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
-      RETURN;
-    END IF;
-  END IF;
+  SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+  IF kind IS NOT NULL THEN RETURN; END IF;
 
   BEGIN
     IF p_return IS NOT NULL THEN
@@ -136,9 +123,7 @@ BEGIN
       GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
       IF v_constraint IS DISTINCT FROM 'idempotency_keys_pkey' THEN RAISE; END IF;
       moved_at := NULL;
-      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-       WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; body := NULL; END IF;
+      SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
   END;
 END;
 $$;

@@ -47,7 +47,6 @@ CREATE OR REPLACE FUNCTION collect_post(
   OUT locked_until timestamptz
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  v_payer record;
   v_payment record;
   v_refusal text;
   v_tx bigint;
@@ -58,13 +57,8 @@ DECLARE
   v_spent boolean;
 BEGIN
   IF p_payer_account_id IS NOT NULL THEN
-    SELECT a.tpin_locked_until, a.money_movement_locked INTO v_payer FROM accounts a WHERE a.id = p_payer_account_id FOR SHARE;
-    IF v_payer.money_movement_locked THEN kind := 'money_movement_locked'; RETURN; END IF;
-    IF v_payer.tpin_locked_until IS NOT NULL AND v_payer.tpin_locked_until > clock_timestamp() THEN
-      kind := 'tpin_locked';
-      locked_until := v_payer.tpin_locked_until;
-      RETURN;
-    END IF;
+    SELECT r.kind, r.locked_until INTO kind, locked_until FROM account_movement_refusal(p_payer_account_id) r;
+    IF kind IS NOT NULL THEN RETURN; END IF;
   END IF;
 
   SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;

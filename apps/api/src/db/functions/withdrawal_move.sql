@@ -40,7 +40,6 @@ CREATE OR REPLACE FUNCTION withdrawal_move(
   OUT locked_until timestamptz
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  v_account record;
   v_row record;
   v_wallet_la bigint;
   v_payouts_la bigint;
@@ -48,14 +47,9 @@ DECLARE
   v_constraint text;
 BEGIN
   IF p_owner_account_id IS NOT NULL THEN
-    SELECT a.tpin_locked_until, a.money_movement_locked INTO v_account FROM accounts a WHERE a.id = p_owner_account_id FOR SHARE;
-    IF NOT FOUND THEN kind := 'not_found'; RETURN; END IF;
-    IF v_account.money_movement_locked THEN kind := 'money_movement_locked'; RETURN; END IF;
-    IF v_account.tpin_locked_until IS NOT NULL AND v_account.tpin_locked_until > clock_timestamp() THEN
-      kind := 'tpin_locked';
-      locked_until := v_account.tpin_locked_until;
-      RETURN;
-    END IF;
+    SELECT r.kind, r.locked_until INTO kind, locked_until FROM account_movement_refusal(p_owner_account_id) r;
+    IF kind = 'account_missing' THEN kind := 'not_found'; END IF;
+    IF kind IS NOT NULL THEN RETURN; END IF;
   END IF;
 
   SELECT w.id, w.account_id, w.status, w.currency, w.amount_cents INTO v_row FROM bank_withdrawals w WHERE w.id = p_id FOR UPDATE;

@@ -1,7 +1,12 @@
 import { pipeline, Readable } from 'node:stream';
-import { formatDateTime } from '@kestrel/shared';
+import { accountExportParams, asCents, asCurrency, exportRangeQuery, formatDateTime, formatMoney } from '@kestrel/shared';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../db/database.ts';
+import { notFound } from './errors.ts';
+import { callerId, requireUser } from './guards.ts';
+import { findOwnedAccount } from './ownership.ts';
 
 /*
  * CSV exports, streamed: rows come from the database a page at a time (keyset order, never
@@ -59,9 +64,55 @@ export function formatUtcDateTime(value: Date): string {
   return formatDateTime(new Date(value.getTime() + value.getTimezoneOffset() * 60_000));
 }
 
+/** An export's time range: [start, end) instants, either open. */
+export interface DayRange {
+  start: Date | null;
+  end: Date | null;
+}
+
 /** A day range from `from`/`to` (YYYY-MM-DD, UTC, both inclusive) as [start, end) instants. */
-export function dayRange(range: { from?: string | undefined; to?: string | undefined }): { start: Date | null; end: Date | null } {
+export function dayRange(range: { from?: string | undefined; to?: string | undefined }): DayRange {
   const start = range.from ? new Date(`${range.from}T00:00:00.000Z`) : null;
   const end = range.to ? new Date(new Date(`${range.to}T00:00:00.000Z`).getTime() + 86_400_000) : null;
   return { start, end };
+}
+
+/** An amount as the spec's lists show it ("US$ 1,234.50"), from the cents text a query answers. */
+export function csvMoney(cents: string | number, currency: string): string {
+  return formatMoney(asCents(cents), asCurrency(currency));
+}
+
+/** One account-keyed export: its route, how the reference describes it, its file and its rows. */
+export interface AccountCsvExport<Row> {
+  /** The route, ending in `:accountNumber`. */
+  path: string;
+  summary: string;
+  description: string;
+  /** The file is `<fileStem>-<accountNumber>.csv`. */
+  fileStem: string;
+  columns: readonly CsvColumn<Row>[];
+  /** The account's rows after `after` (the last row of the page before), at most EXPORT_PAGE_ROWS, in keyset order. */
+  page: (accountId: string, range: DayRange, after: Row | undefined) => Promise<Row[]>;
+}
+
+/**
+ * GET `path`: one of the caller's accounts' rows as a streamed CSV, optionally between two UTC
+ * days; an account that is not the caller's (or no account) is 404, no session 401. The
+ * account exports (transactions, payments, link payments, refunds, withdrawals) are this one
+ * route with their own rows.
+ */
+export function accountCsvExport<Row>(app: Parameters<FastifyPluginAsyncZod>[0], db: Db, spec: AccountCsvExport<Row>): void {
+  app.get(
+    spec.path,
+    {
+      onRequest: requireUser,
+      schema: { tags: ['exports'], summary: spec.summary, description: spec.description, params: accountExportParams, querystring: exportRangeQuery },
+    },
+    async (request, reply) => {
+      const account = await findOwnedAccount(db, { userId: callerId(request) }, request.params.accountNumber);
+      if (!account) throw notFound();
+      const range = dayRange(request.query);
+      return sendCsv(reply, `${spec.fileStem}-${account.accountNumber}.csv`, spec.columns, keysetRows<Row>((after) => spec.page(account.id, range, after)));
+    },
+  );
 }

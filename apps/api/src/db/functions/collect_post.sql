@@ -47,9 +47,7 @@ CREATE OR REPLACE FUNCTION collect_post(
   OUT locked_until timestamptz
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  v_payer record;
   v_payment record;
-  v_stored record;
   v_refusal text;
   v_tx bigint;
   v_source_la bigint;
@@ -59,23 +57,12 @@ DECLARE
   v_spent boolean;
 BEGIN
   IF p_payer_account_id IS NOT NULL THEN
-    SELECT a.tpin_locked_until, a.money_movement_locked INTO v_payer FROM accounts a WHERE a.id = p_payer_account_id FOR SHARE;
-    IF v_payer.money_movement_locked THEN kind := 'money_movement_locked'; RETURN; END IF;
-    IF v_payer.tpin_locked_until IS NOT NULL AND v_payer.tpin_locked_until > clock_timestamp() THEN
-      kind := 'tpin_locked';
-      locked_until := v_payer.tpin_locked_until;
-      RETURN;
-    END IF;
+    SELECT r.kind, r.locked_until INTO kind, locked_until FROM account_movement_refusal(p_payer_account_id) r;
+    IF kind IS NOT NULL THEN RETURN; END IF;
   END IF;
 
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-     WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-    IF FOUND THEN
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
-      RETURN;
-    END IF;
-  END IF;
+  SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+  IF kind IS NOT NULL THEN RETURN; END IF;
 
   BEGIN
     -- The record, under its row lock: paid at most once (the unique paid_ledger_transaction_id
@@ -204,9 +191,7 @@ BEGIN
     WHEN unique_violation THEN
       GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
       IF v_constraint IS DISTINCT FROM 'idempotency_keys_pkey' THEN RAISE; END IF;
-      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-       WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; body := NULL; END IF;
+      SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
   END;
 END;
 $$;

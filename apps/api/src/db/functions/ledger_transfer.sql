@@ -55,7 +55,6 @@ DECLARE
   v_caller text;
   s record;
   r record;
-  v_stored record;
   v_tx record;
   v_failures integer;
   v_until timestamptz;
@@ -94,19 +93,8 @@ BEGIN
 
   -- Read after the lock: a request with the same key that held it has committed by now.
   v_caller := 'user:' || v_user::text;
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-     WHERE k.caller = v_caller AND k.idempotency_key = p_idempotency_key;
-    IF FOUND THEN
-      IF v_stored.request_hash = p_request_hash THEN
-        kind := 'replay';
-        body := v_stored.response_body;
-      ELSE
-        kind := 'idempotency_mismatch';
-      END IF;
-      RETURN;
-    END IF;
-  END IF;
+  SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(v_caller, p_idempotency_key, p_request_hash) e;
+  IF kind IS NOT NULL THEN RETURN; END IF;
 
   -- An operator's lock (the operator console) stops every money movement, whatever the TPIN.
   IF s.money_movement_locked THEN kind := 'operator_locked'; RETURN; END IF;
@@ -218,15 +206,7 @@ BEGIN
     WHEN unique_violation THEN
       GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
       IF v_constraint IS DISTINCT FROM 'idempotency_keys_pkey' THEN RAISE; END IF;
-      body := NULL;
-      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-       WHERE k.caller = v_caller AND k.idempotency_key = p_idempotency_key;
-      IF v_stored.request_hash = p_request_hash THEN
-        kind := 'replay';
-        body := v_stored.response_body;
-      ELSE
-        kind := 'idempotency_mismatch';
-      END IF;
+      SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(v_caller, p_idempotency_key, p_request_hash) e;
   END;
 END;
 $$;

@@ -23,17 +23,10 @@ CREATE OR REPLACE FUNCTION payment_create(
 DECLARE
   v_store uuid := (p_payment->>'store_id')::uuid;
   v_order text := p_payment->>'order_id';
-  v_stored record;
   v_constraint text;
 BEGIN
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-     WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-    IF FOUND THEN
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
-      RETURN;
-    END IF;
-  END IF;
+  SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+  IF kind IS NOT NULL THEN RETURN; END IF;
 
   SELECT p.id INTO existing_payment_id FROM payments p WHERE p.store_id = v_store AND p.order_id = v_order;
   IF FOUND THEN kind := 'order_taken'; RETURN; END IF;
@@ -59,14 +52,8 @@ BEGIN
       IF v_constraint IS DISTINCT FROM 'idempotency_keys_pkey' AND v_constraint IS DISTINCT FROM 'payments_store_order_key' THEN RAISE; END IF;
       -- The other request has committed (the unique index made this one wait for it); each
       -- statement here sees it. The same key: its answer is this one's. Else the order is taken.
-      IF p_idempotency_key IS NOT NULL THEN
-        SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-         WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-        IF FOUND THEN
-          IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
-          RETURN;
-        END IF;
-      END IF;
+      SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+      IF kind IS NOT NULL THEN RETURN; END IF;
       SELECT p.id INTO existing_payment_id FROM payments p WHERE p.store_id = v_store AND p.order_id = v_order;
       IF NOT FOUND THEN RAISE; END IF;
       kind := 'order_taken';

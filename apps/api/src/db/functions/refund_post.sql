@@ -43,7 +43,6 @@ CREATE OR REPLACE FUNCTION refund_post(
   OUT remaining bigint
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  v_stored record;
   v_record record;
   v_refusal text;
   v_fee bigint;
@@ -55,14 +54,8 @@ DECLARE
   v_constraint text;
   v_status text;
 BEGIN
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-     WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-    IF FOUND THEN
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; refund_id := (v_stored.response_body->>'refundId')::uuid; ELSE kind := 'idempotency_mismatch'; END IF;
-      RETURN;
-    END IF;
-  END IF;
+  SELECT e.kind, (e.body->>'refundId')::uuid INTO kind, refund_id FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+  IF kind IS NOT NULL THEN RETURN; END IF;
 
   BEGIN
     IF p_target = 'payment' THEN
@@ -170,9 +163,7 @@ BEGIN
     WHEN unique_violation THEN
       GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
       IF v_constraint IS DISTINCT FROM 'idempotency_keys_pkey' THEN RAISE; END IF;
-      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-       WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; refund_id := (v_stored.response_body->>'refundId')::uuid; ELSE kind := 'idempotency_mismatch'; refund_id := NULL; END IF;
+      SELECT e.kind, (e.body->>'refundId')::uuid INTO kind, refund_id FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
   END;
 END;
 $$;

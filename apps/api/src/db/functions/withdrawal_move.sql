@@ -40,23 +40,16 @@ CREATE OR REPLACE FUNCTION withdrawal_move(
   OUT locked_until timestamptz
 ) LANGUAGE plpgsql AS $$
 DECLARE
-  v_account record;
   v_row record;
-  v_stored record;
   v_wallet_la bigint;
   v_payouts_la bigint;
   v_tx bigint;
   v_constraint text;
 BEGIN
   IF p_owner_account_id IS NOT NULL THEN
-    SELECT a.tpin_locked_until, a.money_movement_locked INTO v_account FROM accounts a WHERE a.id = p_owner_account_id FOR SHARE;
-    IF NOT FOUND THEN kind := 'not_found'; RETURN; END IF;
-    IF v_account.money_movement_locked THEN kind := 'money_movement_locked'; RETURN; END IF;
-    IF v_account.tpin_locked_until IS NOT NULL AND v_account.tpin_locked_until > clock_timestamp() THEN
-      kind := 'tpin_locked';
-      locked_until := v_account.tpin_locked_until;
-      RETURN;
-    END IF;
+    SELECT r.kind, r.locked_until INTO kind, locked_until FROM account_movement_refusal(p_owner_account_id) r;
+    IF kind = 'account_missing' THEN kind := 'not_found'; END IF;
+    IF kind IS NOT NULL THEN RETURN; END IF;
   END IF;
 
   SELECT w.id, w.account_id, w.status, w.currency, w.amount_cents INTO v_row FROM bank_withdrawals w WHERE w.id = p_id FOR UPDATE;
@@ -69,14 +62,8 @@ BEGIN
   IF v_row.status IS DISTINCT FROM p_from THEN
     -- A cancel racing one with the same key: that one has committed (this waited on the row
     -- lock), and its answer is this one's.
-    IF p_idempotency_key IS NOT NULL THEN
-      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-       WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-      IF FOUND THEN
-        IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
-        RETURN;
-      END IF;
-    END IF;
+    SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+    IF kind IS NOT NULL THEN RETURN; END IF;
     kind := 'wrong_status';
     current_status := v_row.status;
     RETURN;
@@ -88,14 +75,8 @@ BEGIN
     RETURN;
   END IF;
 
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-     WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-    IF FOUND THEN
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
-      RETURN;
-    END IF;
-  END IF;
+  SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+  IF kind IS NOT NULL THEN RETURN; END IF;
 
   BEGIN
     IF p_return IS NOT NULL THEN
@@ -136,9 +117,7 @@ BEGIN
       GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
       IF v_constraint IS DISTINCT FROM 'idempotency_keys_pkey' THEN RAISE; END IF;
       moved_at := NULL;
-      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-       WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; body := NULL; END IF;
+      SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
   END;
 END;
 $$;

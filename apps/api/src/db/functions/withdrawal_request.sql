@@ -32,31 +32,17 @@ DECLARE
   v_account_id uuid := (p_withdrawal->>'account_id')::uuid;
   v_currency text := p_withdrawal->>'currency';
   v_amount bigint := (p_withdrawal->>'amount_cents')::bigint;
-  v_account record;
-  v_stored record;
   v_wallet_la bigint;
   v_payouts_la bigint;
   v_tx bigint;
   v_row record;
   v_constraint text;
 BEGIN
-  SELECT a.tpin_locked_until, a.money_movement_locked INTO v_account FROM accounts a WHERE a.id = v_account_id FOR SHARE;
-  IF NOT FOUND THEN kind := 'account_missing'; RETURN; END IF;
-  IF v_account.money_movement_locked THEN kind := 'money_movement_locked'; RETURN; END IF;
-  IF v_account.tpin_locked_until IS NOT NULL AND v_account.tpin_locked_until > clock_timestamp() THEN
-    kind := 'tpin_locked';
-    locked_until := v_account.tpin_locked_until;
-    RETURN;
-  END IF;
+  SELECT r.kind, r.locked_until INTO kind, locked_until FROM account_movement_refusal(v_account_id) r;
+  IF kind IS NOT NULL THEN RETURN; END IF;
 
-  IF p_idempotency_key IS NOT NULL THEN
-    SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-     WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-    IF FOUND THEN
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; END IF;
-      RETURN;
-    END IF;
-  END IF;
+  SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+  IF kind IS NOT NULL THEN RETURN; END IF;
 
   BEGIN
     -- A wallet without a ledger account in this currency holds nothing in it.
@@ -109,9 +95,7 @@ BEGIN
     WHEN unique_violation THEN
       GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
       IF v_constraint IS DISTINCT FROM 'idempotency_keys_pkey' THEN RAISE; END IF;
-      SELECT k.request_hash, k.response_body INTO v_stored FROM idempotency_keys k
-       WHERE k.caller = p_idempotency_caller AND k.idempotency_key = p_idempotency_key;
-      IF v_stored.request_hash = p_request_hash THEN kind := 'replay'; body := v_stored.response_body; ELSE kind := 'idempotency_mismatch'; body := NULL; END IF;
+      SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
   END;
 END;
 $$;

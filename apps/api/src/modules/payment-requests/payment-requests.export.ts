@@ -1,11 +1,11 @@
-import { accountExportParams, asCents, asCurrency, exportRangeQuery, formatMoney, paymentRequestExportParams, refundStateLabels } from '@kestrel/shared';
+import { exportRangeQuery, paymentRequestExportParams, refundStateLabels } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
+import { accountCsvExport, csvMoney, dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
 import { notFound } from '../../http/errors.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
-import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
+import { isUuid } from '../../http/ownership.ts';
 import { findOwnedLink } from './payment-requests.repository.ts';
 
 /** One payment made through a payment-request link (every one is a paid one), with what its refunds took back. */
@@ -50,7 +50,6 @@ function linkPaymentsPage(db: Db, owner: { linkId: string } | { accountId: strin
     .then((result) => result.rows);
 }
 
-const money = (cents: string, currency: string) => formatMoney(asCents(cents), asCurrency(currency));
 
 /** A card as its first 6 and last 4 with the middle masked, a wallet as its last 4 (as the details page shows it). */
 const maskedSource = (row: ExportedLinkPayment) =>
@@ -65,10 +64,10 @@ function refundState(row: ExportedLinkPayment): string {
 /** The details page's 'Successed' columns (Amount, Source, Transaction ID, Date), the link and payer, then the same for machines. */
 const columns: CsvColumn<ExportedLinkPayment>[] = [
   { header: 'Date (UTC)', value: (row) => formatUtcDateTime(row.createdAt) },
-  { header: 'Amount', value: (row) => money(row.amountCents, row.currency) },
-  { header: 'Fee', value: (row) => money(row.feeCents, row.currency) },
+  { header: 'Amount', value: (row) => csvMoney(row.amountCents, row.currency) },
+  { header: 'Fee', value: (row) => csvMoney(row.feeCents, row.currency) },
   { header: 'Refund state', value: refundState },
-  { header: 'Refunded', value: (row) => money(row.refundedCents, row.currency) },
+  { header: 'Refunded', value: (row) => csvMoney(row.refundedCents, row.currency) },
   { header: 'Method', value: (row) => (row.sourceType === 'card' ? (row.sourceBrand ?? 'card') : 'wallet') },
   { header: 'Source', value: maskedSource },
   { header: 'Transaction ID', value: (row) => row.transactionId },
@@ -88,26 +87,14 @@ const columns: CsvColumn<ExportedLinkPayment>[] = [
 const description = 'optionally made between two UTC days (both inclusive), newest first, with the amount its succeeded refunds took back. Streamed; UTF-8 with a byte-order mark, CRLF line ends.';
 
 export const paymentRequestsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/export/payment-request-payments/:accountNumber',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags: ['exports'],
-        summary: "Payments through your account's payment requests as CSV",
-        description: `Every payment made through any payment-request link of one of your accounts, ${description}`,
-        params: accountExportParams,
-        querystring: exportRangeQuery,
-      },
-    },
-    async (request, reply) => {
-      const account = await findOwnedAccount(app.ctx.db, { userId: callerId(request) }, request.params.accountNumber);
-      if (!account) throw notFound();
-      const range = dayRange(request.query);
-      const rows = keysetRows<ExportedLinkPayment>((after) => linkPaymentsPage(app.ctx.db, { accountId: account.id }, range, after));
-      return sendCsv(reply, `payment-request-payments-${account.accountNumber}.csv`, columns, rows);
-    },
-  );
+  accountCsvExport(app, app.ctx.db, {
+    path: '/export/payment-request-payments/:accountNumber',
+    summary: "Payments through your account's payment requests as CSV",
+    description: `Every payment made through any payment-request link of one of your accounts, ${description}`,
+    fileStem: 'payment-request-payments',
+    columns,
+    page: (accountId, range, after) => linkPaymentsPage(app.ctx.db, { accountId }, range, after),
+  });
 
   app.get(
     '/export/payment-request/:paymentRequestId/payments',

@@ -1,11 +1,10 @@
-import { accountExportParams, asCents, asCurrency, exportRangeQuery, formatMoney, refundStateLabels, storeExportParams } from '@kestrel/shared';
+import { exportRangeQuery, refundStateLabels, storeExportParams } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
+import { accountCsvExport, csvMoney, dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
 import { notFound } from '../../http/errors.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
-import { findOwnedAccount } from '../../http/ownership.ts';
 import { findOwnedStore } from '../stores/stores.service.ts';
 import { maskedNumber } from './masked-source.ts';
 
@@ -60,7 +59,6 @@ function paymentsPage(db: Db, owner: { accountId: string } | { storeId: string }
     .then((result) => result.rows);
 }
 
-const money = (cents: string, currency: string) => formatMoney(asCents(cents), asCurrency(currency));
 
 function refundState(row: ExportedPayment): string {
   const refunded = BigInt(row.refundedCents);
@@ -71,11 +69,11 @@ function refundState(row: ExportedPayment): string {
 /** The list's columns (Amount with its status and refund state, Order ID, Customer, Method, Transaction ID, Date), then the same for machines. */
 const columns: CsvColumn<ExportedPayment>[] = [
   { header: 'Date (UTC)', value: (row) => formatUtcDateTime(row.paidAt ?? row.createdAt) },
-  { header: 'Amount', value: (row) => money(row.amountCents, row.currency) },
+  { header: 'Amount', value: (row) => csvMoney(row.amountCents, row.currency) },
   { header: 'Status', value: (row) => (row.paymentStatus === 'success' ? 'success' : row.failed ? 'failed' : row.paymentStatus) },
   { header: 'Refund state', value: refundState },
-  { header: 'Refunded', value: (row) => money(row.refundedCents, row.currency) },
-  { header: 'Fee', value: (row) => (row.feeCents === null ? '' : money(row.feeCents, row.currency)) },
+  { header: 'Refunded', value: (row) => csvMoney(row.refundedCents, row.currency) },
+  { header: 'Fee', value: (row) => (row.feeCents === null ? '' : csvMoney(row.feeCents, row.currency)) },
   { header: 'Order ID', value: (row) => row.orderId },
   { header: 'Customer', value: (row) => row.customerName },
   { header: 'Customer email', value: (row) => row.customerEmail },
@@ -96,26 +94,14 @@ const columns: CsvColumn<ExportedPayment>[] = [
 const description = 'optionally made between two UTC days (both inclusive), newest first, with the amount its succeeded refunds took back. Streamed; UTF-8 with a byte-order mark, CRLF line ends.';
 
 export const paymentsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/export/payments/:accountNumber',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags: ['exports'],
-        summary: "Your account's payments (Payment History) as CSV",
-        description: `Every gateway payment into one of your accounts, ${description}`,
-        params: accountExportParams,
-        querystring: exportRangeQuery,
-      },
-    },
-    async (request, reply) => {
-      const account = await findOwnedAccount(app.ctx.db, { userId: callerId(request) }, request.params.accountNumber);
-      if (!account) throw notFound();
-      const range = dayRange(request.query);
-      const rows = keysetRows<ExportedPayment>((after) => paymentsPage(app.ctx.db, { accountId: account.id }, range, after));
-      return sendCsv(reply, `payments-${account.accountNumber}.csv`, columns, rows);
-    },
-  );
+  accountCsvExport(app, app.ctx.db, {
+    path: '/export/payments/:accountNumber',
+    summary: "Your account's payments (Payment History) as CSV",
+    description: `Every gateway payment into one of your accounts, ${description}`,
+    fileStem: 'payments',
+    columns,
+    page: (accountId, range, after) => paymentsPage(app.ctx.db, { accountId }, range, after),
+  });
 
   app.get(
     '/export/store-payments/:storeId',

@@ -1,11 +1,7 @@
-import { accountExportParams, asCents, asCurrency, exportRangeQuery, formatMoney } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
-import { notFound } from '../../http/errors.ts';
-import { callerId, requireUser } from '../../http/guards.ts';
-import { findOwnedAccount } from '../../http/ownership.ts';
+import { accountCsvExport, csvMoney, EXPORT_PAGE_ROWS, formatUtcDateTime, type CsvColumn } from '../../http/csv.ts';
 
 /** One refund of a gateway payment or a link payment into the account. */
 interface ExportedRefund {
@@ -46,13 +42,12 @@ function refundsPage(db: Db, accountId: string, range: { start: Date | null; end
     .then((result) => result.rows);
 }
 
-const money = (cents: string, currency: string) => formatMoney(asCents(cents), asCurrency(currency));
 
 /** A payment's refund list's columns (Amount, Fee returned, Reason, By, Date, Status), the refunded payment, then the same for machines. */
 const columns: CsvColumn<ExportedRefund>[] = [
   { header: 'Date (UTC)', value: (row) => formatUtcDateTime(row.createdAt) },
-  { header: 'Amount', value: (row) => money(row.amountCents, row.currency) },
-  { header: 'Fee returned', value: (row) => money(row.feeCents, row.currency) },
+  { header: 'Amount', value: (row) => csvMoney(row.amountCents, row.currency) },
+  { header: 'Fee returned', value: (row) => csvMoney(row.feeCents, row.currency) },
   { header: 'Reason', value: (row) => row.reason },
   { header: 'By', value: (row) => `${row.initiatedByName} (${row.initiatedBy})` },
   { header: 'Status', value: (row) => row.status },
@@ -71,25 +66,13 @@ const columns: CsvColumn<ExportedRefund>[] = [
 ];
 
 export const refundsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/export/refunds/:accountNumber',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags: ['exports'],
-        summary: "Your account's refunds as CSV",
-        description:
-          'Every refund of a payment (gateway or payment-request) into one of your accounts, whatever its status, optionally made between two UTC days (both inclusive), newest first. Streamed; UTF-8 with a byte-order mark, CRLF line ends.',
-        params: accountExportParams,
-        querystring: exportRangeQuery,
-      },
-    },
-    async (request, reply) => {
-      const account = await findOwnedAccount(app.ctx.db, { userId: callerId(request) }, request.params.accountNumber);
-      if (!account) throw notFound();
-      const range = dayRange(request.query);
-      const rows = keysetRows<ExportedRefund>((after) => refundsPage(app.ctx.db, account.id, range, after));
-      return sendCsv(reply, `refunds-${account.accountNumber}.csv`, columns, rows);
-    },
-  );
+  accountCsvExport(app, app.ctx.db, {
+    path: '/export/refunds/:accountNumber',
+    summary: "Your account's refunds as CSV",
+    description:
+      'Every refund of a payment (gateway or payment-request) into one of your accounts, whatever its status, optionally made between two UTC days (both inclusive), newest first. Streamed; UTF-8 with a byte-order mark, CRLF line ends.',
+    fileStem: 'refunds',
+    columns,
+    page: (accountId, range, after) => refundsPage(app.ctx.db, accountId, range, after),
+  });
 };

@@ -1,11 +1,7 @@
-import { accountExportParams, asCents, asCurrency, exportRangeQuery, formatMoney } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
-import { notFound } from '../../http/errors.ts';
-import { callerId, requireUser } from '../../http/guards.ts';
-import { findOwnedAccount } from '../../http/ownership.ts';
+import { accountCsvExport, csvMoney, EXPORT_PAGE_ROWS, formatUtcDateTime, type CsvColumn } from '../../http/csv.ts';
 
 /** One ledger transaction as one account saw it. */
 interface ExportedTransaction {
@@ -53,7 +49,6 @@ function transactionsPage(db: Db, accountId: string, range: { start: Date | null
     .then((result) => result.rows);
 }
 
-const money = (cents: string, currency: string) => formatMoney(asCents(cents), asCurrency(currency));
 
 /** The list's columns as the page shows them (Purpose, Amount, Fee, Type, TnxId, Tnx At), then the same for machines. */
 const columns: CsvColumn<ExportedTransaction>[] = [
@@ -61,8 +56,8 @@ const columns: CsvColumn<ExportedTransaction>[] = [
   { header: 'TnxId', value: (row) => row.transactionId },
   { header: 'Purpose', value: (row) => row.transactionFor },
   { header: 'Type', value: (row) => (BigInt(row.netCents) < 0n ? 'Debit' : 'Credit') },
-  { header: 'Amount', value: (row) => money(row.amountCents, row.currency) },
-  { header: 'Fee', value: (row) => money(row.feeCents, row.currency) },
+  { header: 'Amount', value: (row) => csvMoney(row.amountCents, row.currency) },
+  { header: 'Fee', value: (row) => csvMoney(row.feeCents, row.currency) },
   { header: 'Counterparty accounts', value: (row) => row.counterparties },
   { header: 'created_at_iso', value: (row) => row.createdAt.toISOString() },
   { header: 'currency', value: (row) => row.currency },
@@ -72,24 +67,12 @@ const columns: CsvColumn<ExportedTransaction>[] = [
 ];
 
 export const transactionsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/export/transactions/:accountNumber',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags: ['exports'],
-        summary: 'Your account\'s transactions as CSV',
-        description: 'Every transaction touching one of your accounts, newest first, optionally between two UTC days (both inclusive). Streamed; UTF-8 with a byte-order mark, CRLF line ends.',
-        params: accountExportParams,
-        querystring: exportRangeQuery,
-      },
-    },
-    async (request, reply) => {
-      const account = await findOwnedAccount(app.ctx.db, { userId: callerId(request) }, request.params.accountNumber);
-      if (!account) throw notFound();
-      const range = dayRange(request.query);
-      const rows = keysetRows<ExportedTransaction>((after) => transactionsPage(app.ctx.db, account.id, range, after?.id));
-      return sendCsv(reply, `transactions-${account.accountNumber}.csv`, columns, rows);
-    },
-  );
+  accountCsvExport(app, app.ctx.db, {
+    path: '/export/transactions/:accountNumber',
+    summary: "Your account's transactions as CSV",
+    description: 'Every transaction touching one of your accounts, newest first, optionally between two UTC days (both inclusive). Streamed; UTF-8 with a byte-order mark, CRLF line ends.',
+    fileStem: 'transactions',
+    columns,
+    page: (accountId, range, after) => transactionsPage(app.ctx.db, accountId, range, after?.id),
+  });
 };

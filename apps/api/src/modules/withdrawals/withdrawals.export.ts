@@ -1,10 +1,7 @@
-import { accountExportParams, asCents, asCurrency, exportRangeQuery, formatMoney, maskBankAccountNumber } from '@kestrel/shared';
+import { maskBankAccountNumber } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database.ts';
-import { dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
-import { notFound } from '../../http/errors.ts';
-import { callerId, requireUser } from '../../http/guards.ts';
-import { findOwnedAccount } from '../../http/ownership.ts';
+import { accountCsvExport, csvMoney, EXPORT_PAGE_ROWS, formatUtcDateTime, type CsvColumn } from '../../http/csv.ts';
 import type { WithdrawalRow } from './withdrawals.repository.ts';
 
 /** A page of one account's withdrawals, newest first, after the last row of the page before (keyset on created_at, id). */
@@ -16,12 +13,11 @@ function withdrawalsPage(db: Db, accountId: string, range: { start: Date | null;
   return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(EXPORT_PAGE_ROWS).execute();
 }
 
-const money = (row: WithdrawalRow) => formatMoney(asCents(row.amountCents), asCurrency(row.currency));
 
 /** The list's columns (Amount with status, Bank, Account No., Routing Number, Date), then the same for machines. */
 const columns: CsvColumn<WithdrawalRow>[] = [
   { header: 'Date (UTC)', value: (row) => formatUtcDateTime(row.updatedAt) },
-  { header: 'Amount', value: money },
+  { header: 'Amount', value: (row) => csvMoney(row.amountCents, row.currency) },
   { header: 'Status', value: (row) => row.status },
   { header: 'Bank', value: (row) => row.bankName },
   { header: 'Branch', value: (row) => row.branchName },
@@ -38,24 +34,13 @@ const columns: CsvColumn<WithdrawalRow>[] = [
 ];
 
 export const withdrawalsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/export/withdrawals/:accountNumber',
-    {
-      onRequest: requireUser,
-      schema: {
-        tags: ['exports'],
-        summary: "Your account's bank withdrawals as CSV",
-        description: 'Every withdrawal of one of your accounts, newest first, optionally made between two UTC days (both inclusive). Bank account numbers are masked as in the list. Streamed; UTF-8 with a byte-order mark.',
-        params: accountExportParams,
-        querystring: exportRangeQuery,
-      },
-    },
-    async (request, reply) => {
-      const account = await findOwnedAccount(app.ctx.db, { userId: callerId(request) }, request.params.accountNumber);
-      if (!account) throw notFound();
-      const range = dayRange(request.query);
-      const rows = keysetRows<WithdrawalRow>((after) => withdrawalsPage(app.ctx.db, account.id, range, after));
-      return sendCsv(reply, `withdrawals-${account.accountNumber}.csv`, columns, rows);
-    },
-  );
+  accountCsvExport(app, app.ctx.db, {
+    path: '/export/withdrawals/:accountNumber',
+    summary: "Your account's bank withdrawals as CSV",
+    description:
+      'Every withdrawal of one of your accounts, newest first, optionally made between two UTC days (both inclusive). Bank account numbers are masked as in the list. Streamed; UTF-8 with a byte-order mark.',
+    fileStem: 'withdrawals',
+    columns,
+    page: (accountId, range, after) => withdrawalsPage(app.ctx.db, accountId, range, after),
+  });
 };

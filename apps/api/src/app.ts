@@ -94,7 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ctx: AppContext = {
     config,
     db,
-    mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom),
+    mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom, config.nodeEnv !== 'production'),
     log: app.log,
     counters,
     // The route guards (http/guards.ts) look callers up through these, never by importing modules.

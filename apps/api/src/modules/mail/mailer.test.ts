@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testServer } from '../../../test/harness.ts';
-import { createSmtpMailer } from './mailer.ts';
+import { createMailer, createSmtpMailer } from './mailer.ts';
 
 interface Received {
   from: string | undefined;
@@ -61,5 +61,15 @@ describe('SMTP transport against a real SMTP server', () => {
     const row = await db.selectFrom('mailMessages').selectAll().where('toAddress', '=', to).executeTakeFirstOrThrow();
     expect(row.sentAt).toBeNull();
     expect(row.error).toMatch(/No such mailbox/);
+  });
+});
+
+describe('the outbox transport', () => {
+  it('points at /dev/mailbox only where the mailbox is served (not in production)', async () => {
+    const { db } = await testServer();
+    expect(createMailer(db, undefined, 'Kestrel <no-reply@example.test>', true).description).toBe('the outbox in the database (read it at /dev/mailbox)');
+    const production = createMailer(db, undefined, 'Kestrel <no-reply@example.test>', false).description;
+    expect(production).not.toContain('read it at /dev/mailbox');
+    expect(production).toContain('not served in production');
   });
 });

@@ -21,8 +21,11 @@ export interface Mailer {
   stage(trx: Db, message: MailMessage): Promise<() => Promise<void>>;
 }
 
-/** Default transport: the mail is stored in the database, readable at /dev/mailbox outside production. */
-export function createOutboxMailer(db: Db): Mailer {
+/**
+ * Default transport: the mail is stored in the database, readable at /dev/mailbox outside
+ * production (`mailboxServed`: app.ts registers the mailbox only then).
+ */
+export function createOutboxMailer(db: Db, mailboxServed = true): Mailer {
   const write = async (into: Db, message: MailMessage) => {
     await into
       .insertInto('mailMessages')
@@ -38,7 +41,7 @@ export function createOutboxMailer(db: Db): Mailer {
       .execute();
   };
   return {
-    description: 'the outbox in the database (read it at /dev/mailbox)',
+    description: mailboxServed ? 'the outbox in the database (read it at /dev/mailbox)' : 'the outbox in the database (mail_messages; /dev/mailbox is not served in production)',
     send: (message) => write(db, message),
     async stage(trx, message) {
       await write(trx, message);
@@ -79,6 +82,6 @@ export function createSmtpMailer(db: Db, smtpUrl: string, from: string): Mailer 
   return mailer;
 }
 
-export function createMailer(db: Db, smtpUrl: string | undefined, from: string): Mailer {
-  return smtpUrl ? createSmtpMailer(db, smtpUrl, from) : createOutboxMailer(db);
+export function createMailer(db: Db, smtpUrl: string | undefined, from: string, mailboxServed: boolean): Mailer {
+  return smtpUrl ? createSmtpMailer(db, smtpUrl, from) : createOutboxMailer(db, mailboxServed);
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import type { Download, Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, expect, loginThroughForm, test, uniqueId } from '../fixtures.ts';
+import { expectAccessible, screenshotsAtWidths } from '../look.ts';
 import { demoStoreCredentials } from '../wallet.ts';
 
 /*
@@ -9,25 +9,6 @@ import { demoStoreCredentials } from '../wallet.ts';
  * (the token travels in a header, the file is saved from memory), and a transaction's proof
  * downloads as JSON. Screenshots of the open export form at desktop and phone width.
  */
-
-async function expectAxeClean(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function screenshotsAtWidths(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const [width, height] of [
-    [1366, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `screenshots/${name}-${width}.png`, fullPage: true });
-  }
-  if (before) await page.setViewportSize(before);
-}
 
 /** The saved file's lines, its UTF-8 byte-order mark checked and taken off. */
 async function csvLines(download: Download): Promise<string[]> {
@@ -60,7 +41,7 @@ test('demo alice downloads her transactions as CSV, a date range checked first, 
   await page.getByLabel('To', { exact: true }).fill('2026-11-01');
   await page.getByLabel('To', { exact: true }).press('Enter');
   await expect(page.getByText("'To' must be on or after 'From'")).toBeVisible();
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await screenshotsAtWidths(page, 'export-transactions-form');
   await page.getByLabel('To', { exact: true }).press('Escape');
   await expect(page.getByRole('button', { name: 'Export CSV', exact: true })).toBeFocused();
@@ -91,7 +72,7 @@ test('demo alice downloads her transactions as CSV, a date range checked first, 
     await page.goto(path);
     await page.getByRole('button', { name: button, exact: true }).click();
     await expect(page.getByLabel('From', { exact: true })).toBeFocused();
-    await expectAxeClean(page);
+    await expectAccessible(page);
     await screenshotsAtWidths(page, name);
   }
 });
@@ -134,6 +115,6 @@ test('demo bob downloads Payment History and his store\'s payments as CSV', asyn
   const storeLines = await csvLines(await exportCsv(page));
   expect(storeLines[0]).toBe(header);
   expect(storeLines.some((line) => line.includes(paymentId))).toBe(true);
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await screenshotsAtWidths(page, 'export-store-payments-form');
 });

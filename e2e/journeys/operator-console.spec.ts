@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { expect, loginThroughForm, registerViaApi, screenshot, test } from '../fixtures.ts';
+import { expectAccessible } from '../look.ts';
 import { pngImage } from '../pages/account.page.ts';
 import { auth, balanceOf, fundFromDemo, holderViaApi, TPIN, type Holder } from '../wallet.ts';
 
@@ -15,16 +15,6 @@ const OPERATOR = { email: 'ops@example.com', password: 'kestrel-demo' };
 const CHECKER = { email: 'ops2@example.com', password: 'kestrel-demo' };
 /** An operator's sign-in lands on the console, never on the wallet's complete-account form. */
 const ON_CONSOLE = /\/ops$/;
-
-/** No serious or critical axe-core violations on the page as it stands. */
-async function expectAccessible(page: Page): Promise<void> {
-  // Colours are judged at rest: a button leaving its loading state fades its text back in
-  // over 150 ms, and a contrast reading taken mid-fade is not what anyone sees.
-  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function withdraw(request: APIRequestContext, holder: Holder, amount: string): Promise<void> {
   const response = await request.post('/v1/bank-withdraw/create', {

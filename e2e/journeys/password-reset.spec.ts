@@ -1,28 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { messages, uiText } from '@kestrel/shared';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, loginThroughForm, registerViaApi, test } from '../fixtures.ts';
-
-/** No serious or critical axe-core violations on the page as it stands (colours judged at rest). */
-async function expectAccessible(page: Page): Promise<void> {
-  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-/** Desktop (1366 px) and phone (390 px) screenshots of the page as it stands, each checked with axe. */
-async function lookAt(page: Page, name: string): Promise<void> {
-  for (const [width, height, label] of [
-    [1366, 900, 'desktop'],
-    [390, 844, 'phone'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await expectAccessible(page);
-    await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
+import { lookAt } from '../look.ts';
 
 /** The newest password reset link mailed to an address, from the development mailbox. */
 async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {

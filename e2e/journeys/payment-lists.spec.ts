@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, expect, loginThroughForm, test, uniqueId } from '../fixtures.ts';
+import { expectAccessible, screenshotsAtWidths } from '../look.ts';
 import { demoStoreCredentials, loginViaApi } from '../wallet.ts';
 
 /*
@@ -8,25 +8,6 @@ import { demoStoreCredentials, loginViaApi } from '../wallet.ts';
  * counters from the server over every payment, and the store tab's search and filters.
  * Demo bob's store takes 26 new payments through the gateway API first.
  */
-
-async function expectAxeClean(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function screenshotsAtWidths(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const [width, height] of [
-    [1366, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `screenshots/${name}-${width}.png`, fullPage: true });
-  }
-  if (before) await page.setViewportSize(before);
-}
 
 const rows = (page: Page) => page.locator('table tbody tr:visible, ul[aria-label="Payments of this store, newest first"] > li:visible');
 const counter = (page: Page, label: string) => page.getByRole('article', { name: label, exact: true }).locator('p').first();
@@ -66,7 +47,7 @@ test('a store with many payments: 25 at a time, counters over all, search by ord
   await expect(counter(page, 'Initiated')).toHaveText(String(totals.initiated));
   await page.getByRole('button', { name: 'Load more' }).click();
   await expect(rows(page)).toHaveCount(Math.min(50, totals.all));
-  await expectAxeClean(page);
+  await expectAccessible(page);
 
   // Search by order ID (keyboard: type and Enter), then by customer e-mail in another case.
   const search = page.getByRole('searchbox', { name: 'Search' });
@@ -89,7 +70,7 @@ test('a store with many payments: 25 at a time, counters over all, search by ord
   await page.getByLabel('Status', { exact: true }).selectOption('');
   await page.getByLabel('To', { exact: true }).fill('2001-01-01');
   await expect(page.getByText('No payments match this search.')).toBeVisible();
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await page.getByRole('button', { name: 'Clear' }).click();
   // The unfiltered list comes back with the pages it had loaded.
   await expect(rows(page)).toHaveCount(Math.min(50, totals.all));

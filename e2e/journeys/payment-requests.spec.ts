@@ -1,7 +1,7 @@
 import { checkoutMessages, messages, paymentMessages, paymentRequestLabels, paymentRequestMessages as m } from '@kestrel/shared';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, screenshot, test, uniqueId } from '../fixtures.ts';
+import { expectAccessible } from '../look.ts';
 import { LinkPayPage, NewPaymentRequestForm } from '../pages/payment-requests.page.ts';
 import { holderViaApi, loginViaApi, TPIN } from '../wallet.ts';
 
@@ -15,14 +15,6 @@ import { holderViaApi, loginViaApi, TPIN } from '../wallet.ts';
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 const pathOf = (url: string) => new URL(url).pathname;
-
-/** No serious or critical axe-core violations on the page as it stands (colours judged at rest). */
-async function expectAccessible(page: Page): Promise<void> {
-  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** A visitor's page in a browser context of its own (no portal cookies), on the same device as the test's. */
 async function visitorPage(browser: Browser): Promise<Page> {

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { REFUND_CALLBACK_EVENT, refundMessages, type StoreRefundCallbackEvent } from '@kestrel/shared';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, test, uniqueId } from '../fixtures.ts';
+import { expectAccessible, screenshotsAtWidths } from '../look.ts';
 import { PaymentDetailsPage } from '../pages/payment-details.page.ts';
 import { demoStoreCredentials, loginViaApi } from '../wallet.ts';
 
@@ -12,27 +12,6 @@ import { demoStoreCredentials, loginViaApi } from '../wallet.ts';
  * 7.50 = 0.15) and "Partially refunded", the refund counters of his lists move, and the
  * store's callback listener receives the refund event, signed with the store key.
  */
-
-async function expectAxeClean(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-/** Full-page pictures at 1366 and 390 px for people to look at (then back to the project's size). */
-async function screenshotsAtWidths(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  const project = test.info().project.name;
-  for (const [width, height] of [
-    [1366, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `screenshots/${name}-${width}-${project}.png`, fullPage: true });
-  }
-  if (before) await page.setViewportSize(before);
-}
 
 /** A paid card payment of `amount` into demo bob's seeded store (one server-to-server call). */
 async function paidCardPayment(request: APIRequestContext, amount: number) {
@@ -95,7 +74,7 @@ test('bob refunds part of a card payment on its details page; the refund is list
   await details.submit().click();
   await expect(details.refundForm.getByText(refundMessages.exceedsRemaining('US$ 20.00'))).toBeVisible();
   await expect(details.refundForm.getByText('TPIN is required')).toBeVisible();
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await screenshotsAtWidths(page, 'refund-form-errors');
 
   await details.field('amount').fill('7.50');
@@ -120,7 +99,7 @@ test('bob refunds part of a card payment on its details page; the refund is list
   await details.refundButton.click();
   await expect(details.field('amount')).toHaveValue('12.50');
   await details.refundForm.getByRole('button', { name: 'Cancel' }).click();
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await screenshotsAtWidths(page, 'refund-details');
 
   // The store's Payments tab: its "Refunded" counter counts this refund (another journey's refund may add to it).
@@ -130,7 +109,7 @@ test('bob refunds part of a card payment on its details page; the refund is list
   await expect(refunded).toContainText('US$');
   const paymentRow = page.locator('table tbody tr:visible, ul[aria-label="Payments of this store, newest first"] > li:visible').filter({ hasText: orderId });
   await expect(paymentRow).toContainText('Partially refunded');
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await screenshotsAtWidths(page, 'refund-store-payments');
 
   // The gateway list's "Total Refund" and Payment History's "Refunded" count real refunds too.
@@ -187,7 +166,7 @@ test("an operator refunds the rest of a payment on the customer's behalf, with a
   await expect(refunds).toHaveCount(1);
   await expect(refunds.first()).toContainText('Customer phoned: parcel never arrived');
   await expect(refunds.first()).toContainText('US$ 9.00');
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await screenshotsAtWidths(page, 'refund-ops-payment');
 
   // The owner's details page: Refunded, and no Refund button any more.
@@ -206,13 +185,13 @@ test("an operator refunds the rest of a payment on the customer's behalf, with a
   await screenshotsAtWidths(page, 'refund-payment-history');
   await page.goto('/payment-request');
   await expect(counter(page, 'Total Refund')).toContainText('US$');
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await screenshotsAtWidths(page, 'refund-payment-requests');
   const store = await demoStoreCredentials(request);
   await page.goto(`/payment-gateway/${store.storeId}`);
   await page.getByRole('tab', { name: 'Integration' }).click();
   await expect(page.getByLabel('curl: refund a payment')).toContainText(`/v1/payment/refund/PAYMENT_ID`);
   await expect(page.getByLabel('SDK: refund a payment')).toContainText('kestrel.refunds.create');
-  await expectAxeClean(page);
+  await expectAccessible(page);
   await screenshotsAtWidths(page, 'refund-integration-tab');
 });

@@ -1,25 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import { sessionMessages, uiText } from '@kestrel/shared';
 import type { Browser, Page } from '@playwright/test';
 import { expect, loginThroughForm, test } from '../fixtures.ts';
+import { lookAt } from '../look.ts';
 import { holderViaApi } from '../wallet.ts';
 
 const t = uiText.myAccount;
-
-/** Desktop (1366 px) and phone (390 px) screenshots, each checked with axe (no serious or critical violation). */
-async function lookAt(page: Page, name: string): Promise<void> {
-  for (const [width, height, label] of [
-    [1366, 900, 'desktop'],
-    [390, 844, 'phone'],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
-    await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
 
 async function deviceWith(browser: Browser, userAgent: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1366, height: 900 }, userAgent });

@@ -1,7 +1,7 @@
 import { checkoutMessages, linkPayMessages, messages, paymentMessages, uiText } from '@kestrel/shared';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, registerViaApi, test, uniqueId } from '../fixtures.ts';
+import { expectAccessible } from '../look.ts';
 import { TransferFormPage } from '../pages/transfer.page.ts';
 import { demoStoreCredentials, freshPair, loginViaApi, TPIN } from '../wallet.ts';
 
@@ -21,14 +21,6 @@ async function shots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `screenshots/${name}-${width}.png`, fullPage: true });
   }
   if (before) await page.setViewportSize(before);
-}
-
-/** No serious or critical axe-core violations on the page as it stands (colours judged at rest). */
-async function expectAccessible(page: Page): Promise<void> {
-  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' });
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(bad.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 async function visitorPage(browser: Browser): Promise<Page> {

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { messages, uiText, withdrawMessages } from '@kestrel/shared';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, registerViaApi, screenshot, test, uniqueId, uniquePhone } from '../fixtures.ts';
+import { expectAccessible, screenshotsAtWidths } from '../look.ts';
 import { E2E_OPERATOR } from '../operator.ts';
 import { headerBalanceButton } from '../pages/transfer.page.ts';
 import { BankWithdrawListPage, WithdrawForm, WithdrawHubPage } from '../pages/withdrawals.page.ts';
@@ -90,26 +90,6 @@ async function withdrawViaApi(request: APIRequestContext, holder: Holder, amount
   });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()).data._id as string;
-}
-
-async function expectAxeClean(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-/** Screenshots at the two widths the issue asks for: 1366 px desktop and a 390 px phone. */
-async function screenshotsAtWidths(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const [width, height] of [
-    [1366, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `screenshots/${name}-${width}.png`, fullPage: true });
-  }
-  if (before) await page.setViewportSize(before);
 }
 
 test.describe('bank withdrawals', () => {
@@ -288,7 +268,7 @@ test.describe('bank withdrawals', () => {
     const history = page.getByRole('region', { name: 'Status history' });
     await expect(history.getByRole('listitem')).toHaveCount(1);
     await expect(history).toContainText('Pending');
-    await expectAxeClean(page);
+    await expectAccessible(page);
 
     const form = page.getByRole('form', { name: 'Cancel withdrawal' });
     const tpin = form.getByLabel('TPIN', { exact: true });
@@ -307,7 +287,7 @@ test.describe('bank withdrawals', () => {
     await expect(form).toHaveCount(0);
     await expect(history.getByRole('listitem')).toHaveCount(2);
     await expect(history.getByRole('listitem').nth(1)).toContainText('Cancelled');
-    await expectAxeClean(page);
+    await expectAccessible(page);
     await screenshotsAtWidths(page, 'withdraw-details-cancelled');
 
     // The held dollar is back (40 - 26 + 1), the row reads Cancelled in red, the operators' queue dropped it.
@@ -318,7 +298,7 @@ test.describe('bank withdrawals', () => {
     // Back on the list, the pages already loaded are loaded again (refreshed), so the cancelled row is there.
     await expect(list.rows()).toHaveCount(26);
     await expect(list.rows().nth(25).locator('[data-status="Cancelled"]')).toHaveClass(/danger/);
-    await expectAxeClean(page);
+    await expectAccessible(page);
     await screenshotsAtWidths(page, 'withdraw-bank-list-paged');
     const queue = await request.get('/v1/operator/withdrawals?status=Pending', { headers: auth(ops) });
     expect(((await queue.json()).data as { _id: string }[]).map((w) => w._id)).not.toContain(target);

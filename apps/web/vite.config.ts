@@ -101,13 +101,14 @@ function browserPlugins(): PluginOption[] {
     // Login and signup paint from prerendered HTML; the pay pages preload their app and page.
     htmlPages(
       [
-        { file: 'login.html', path: '/login', prerender: true, preload: [portalApp, 'features/auth/pages/LoginPage.tsx'] },
-        { file: 'signup.html', path: '/signup', prerender: true, preload: [portalApp, 'features/auth/pages/SignupPage.tsx'] },
-        { file: 'web-pay.html', path: '/web-pay/:urlId', preload: [checkoutApp, 'features/checkout/pages/CheckoutPage.tsx'] },
+        { file: 'login.html', path: '/login', prerender: true, scriptsAfterPaint: true, preload: [portalApp, 'features/auth/pages/LoginPage.tsx'] },
+        { file: 'signup.html', path: '/signup', prerender: true, scriptsAfterPaint: true, preload: [portalApp, 'features/auth/pages/SignupPage.tsx'] },
+        { file: 'web-pay.html', path: '/web-pay/:urlId', scriptsAfterPaint: true, preload: [checkoutApp, 'features/checkout/pages/CheckoutPage.tsx'] },
         {
           file: 'payment-request.html',
           path: '/payment-request/:pRequestURLId',
           except: ['/payment-request/new'],
+          scriptsAfterPaint: true,
           preload: [checkoutApp, 'features/checkout/pages/PaymentRequestPayPage.tsx'],
         },
       ],

@@ -97,6 +97,12 @@ async function newPayment(overrides: Record<string, unknown> = {}) {
   return { paymentId: response.body.data.paymentId as string, urlId: response.body.data.urlId as string };
 }
 
+/** Whether the card fields in the page sit inside a disabled fieldset (as the server rendered them). */
+function cardFormDisabled(html: string): boolean {
+  const fieldset = /<fieldset[^>]*\sdisabled=""[^>]*>([\s\S]*?)<\/fieldset>/.exec(html)?.[1] ?? '';
+  return ['number', 'expiresIn', 'cvc'].every((name) => fieldset.includes(`name="${name}"`));
+}
+
 describe('GET /web-pay/{urlId}: the hosted checkout, rendered on the server', () => {
   it('paints the store, the product (escaped) and the amount with the HTML, embeds exactly the public GET, and is never stored', async () => {
     const { urlId } = await newPayment({ productName: evilName });
@@ -117,6 +123,9 @@ describe('GET /web-pay/{urlId}: the hosted checkout, rendered on the server', ()
     // The embedded answer is the public GET's, to the byte once parsed, and closes no element early.
     expect(embedded(html)).toEqual({ status: 200, body: publicView.body });
     expect(html.match(/<\/script>/g)).toHaveLength(2);
+    // Until React runs the page, the card form is disabled: pressing Pay cannot submit the bare
+    // form, which would put the card number and CVC in the address (and the access log).
+    expect(cardFormDisabled(html)).toBe(true);
 
     // Compressed as the browser accepts, to the same page.
     const brotli = await app.inject({ method: 'GET', url: `/web-pay/${urlId}`, headers: { 'accept-encoding': 'gzip, br' } });
@@ -174,6 +183,7 @@ describe('GET /payment-request/{id}: a payment link, rendered on the server', ()
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('US$ 42.75');
     expect(embedded(html)).toEqual({ status: 200, body: publicView.body });
+    expect(cardFormDisabled(html)).toBe(true);
   });
 
   it('renders a disabled link and an unknown one as the browser does; the owner\'s form stays the portal\'s', async () => {

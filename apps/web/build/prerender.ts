@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -20,6 +21,14 @@ export interface HtmlPage {
    * instead of after it.
    */
   preload?: string[];
+  /**
+   * Start the scripts after the page's first paint: the page carries no script or preload tag
+   * but one small same-origin starter (the CSP allows no inline script), which preloads the
+   * chunks and imports the entry from the frame after the first one. The page is painted by
+   * its HTML (prerendered or rendered by the server), so nothing it shows waits for them, and a
+   * slow network spends its first bytes on the HTML and the CSS alone.
+   */
+  scriptsAfterPaint?: boolean;
 }
 
 interface Chunk {
@@ -79,6 +88,45 @@ export function htmlPages(pages: HtmlPage[], configFile: string): Plugin {
         return [...files];
       };
 
+      /**
+       * The page without its entry script and preload tags, and with the starter that loads
+       * them after the first paint (written to assets/, named by its content's hash).
+       */
+      const withScriptsAfterPaint = (html: string, preloads: string[], pageFile: string): string => {
+        const entry = /<script type="module" crossorigin src="\/([^"]+)"><\/script>\s*/.exec(html);
+        if (!entry?.[1]) throw new Error(`index.html has no module entry script for ${pageFile}`);
+        const templatePreloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">\s*/g)].map((match) => match[1] ?? '');
+        const files = [...new Set([...templatePreloads, ...preloads])];
+        const starter = [
+          '// Written by the build (apps/web/build/prerender.ts): starts the app after the first paint.',
+          `const files = ${JSON.stringify(files)};`,
+          'let started = false;',
+          'const start = () => {',
+          '  if (started) return;',
+          '  started = true;',
+          '  for (const file of files) {',
+          "    const link = document.createElement('link');",
+          "    link.rel = 'modulepreload';",
+          "    link.crossOrigin = '';",
+          '    link.href = `/${file}`;',
+          '    document.head.append(link);',
+          '  }',
+          `  void import(${JSON.stringify(`/${entry[1]}`)});`,
+          '};',
+          '// The frame after the first one: the first paint has happened. A hidden tab runs no',
+          '// frames, so a timer starts it there.',
+          'requestAnimationFrame(() => setTimeout(start));',
+          'setTimeout(start, 250);',
+          '',
+        ].join('\n');
+        const name = `assets/start-${pageFile.replace(/\.html$/, '')}-${createHash('sha256').update(starter).digest('hex').slice(0, 8)}.js`;
+        writeFileSync(path.join(outDir, name), starter);
+        return html
+          .replace(entry[0], '')
+          .replace(/<link rel="modulepreload" crossorigin href="\/[^"]+">\s*/g, '')
+          .replace(/\n\s*<\/head>/, `\n    <script type="module" src="/${name}"></script>\n  </head>`);
+      };
+
       const server = pages.some((page) => page.prerender)
         ? await createServer({ configFile, logLevel: 'error', server: { middlewareMode: true, hmr: false, ws: false }, appType: 'custom' })
         : undefined;
@@ -93,8 +141,13 @@ export function htmlPages(pages: HtmlPage[], configFile: string): Plugin {
             const css = readFileSync(path.join(outDir, file), 'utf8');
             return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
           });
-          const links = preloadsOf(page.preload ?? []).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
-          if (links.length) html = html.replace(/\n\s*<\/head>/, `\n    ${links.join('\n    ')}\n  </head>`);
+          const preloads = preloadsOf(page.preload ?? []);
+          if (page.scriptsAfterPaint) {
+            html = withScriptsAfterPaint(html, preloads, page.file);
+          } else {
+            const links = preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+            if (links.length) html = html.replace(/\n\s*<\/head>/, `\n    ${links.join('\n    ')}\n  </head>`);
+          }
           if (page.prerender && prerender) {
             const rendered = await prerender(page.path);
             if (rendered.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(rendered.title)}</title>`);

@@ -17,10 +17,13 @@ const mark = (user: TestUser | undefined, id: string, payload: unknown) => api('
 function pdfText(bytes: Buffer): string {
   const source = bytes.toString('latin1');
   const texts: string[] = [];
-  for (const match of source.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+  // Each stream's bytes are exactly its dictionary's /Length: compressed data may itself end in
+  // a byte that looks like a line end, so the text up to "endstream" is not the stream.
+  for (const match of source.matchAll(/\/Length (\d+)[^>]*>>\s*stream\r?\n/g)) {
+    const start = match.index + match[0].length;
     let content: string;
     try {
-      content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
+      content = inflateSync(Buffer.from(source.slice(start, start + Number(match[1])), 'latin1')).toString('latin1');
     } catch {
       continue;
     }

@@ -11,6 +11,7 @@ import { PayLayout } from '../components/PayLayout.tsx';
 import { paidWithText, Receipt } from '../components/Receipt.tsx';
 import { WalletPay, type WalletAuth } from '../components/WalletPay.tsx';
 import { usePay } from '../use-pay.ts';
+import { useHydrated } from '../../../lib/hydrated.ts';
 
 type Method = 'card' | 'kestrel';
 const methods = [
@@ -53,6 +54,7 @@ function Checkout({ payment, onPaid }: { payment: CheckoutView; onPaid: () => vo
   const currency = payment.currency as Currency;
   const amountText = formatApiMoney(payment.amount, currency);
   const [method, setMethod] = useState<Method>('card');
+  const hydrated = useHydrated();
   const { busy, pay } = usePay<PaidAnswer>({ onPaid, redirectOf: (paid) => paid.redirectUrl });
 
   const payByCard = (card: CardDetails) =>
@@ -82,7 +84,9 @@ function Checkout({ payment, onPaid }: { payment: CheckoutView; onPaid: () => vo
           <CloseIcon className="size-6" />
         </a>
       </header>
-      <div className="mt-6">
+      {/* Disabled until React runs the page (it paints from the server's HTML first): a card typed
+          and Pay pressed before then would submit the bare form, the card in the address. */}
+      <fieldset disabled={!hydrated} className="mt-6 min-w-0">
         <Tabs label="Payment method" tabs={methods} selected={method} onSelect={setMethod}>
           {method === 'card' ? (
             <CardForm payLabel={`Pay ${amountText}`} busy={busy} onPay={payByCard} />
@@ -90,7 +94,7 @@ function Checkout({ payment, onPaid }: { payment: CheckoutView; onPaid: () => vo
             <WalletPay amountCents={apiCents(payment.amount)} currency={currency} payLabel={`Pay ${amountText}`} busy={busy} onPay={payByWallet} />
           )}
         </Tabs>
-      </div>
+      </fieldset>
     </section>
   );
 }

@@ -27,6 +27,7 @@ import { paidWithText, Receipt, type PaidWith } from '../components/Receipt.tsx'
 import { WalletPay, type WalletAuth } from '../components/WalletPay.tsx';
 import { payLinkByCard, payLinkByKestrel, usePaymentRequestLink, type LinkPaid } from '../payment-request-api.ts';
 import { usePay } from '../use-pay.ts';
+import { useHydrated } from '../../../lib/hydrated.ts';
 
 type Method = 'card' | 'kestrel';
 const methodTabs: Record<PaymentMethod, { key: Method; label: string }> = {
@@ -68,6 +69,7 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
   const tabs = link.paymentMethods.map((method) => methodTabs[method]);
   // The first method the link allows is the one shown first.
   const [method, setMethod] = useState<Method>(tabs[0]?.key ?? 'card');
+  const hydrated = useHydrated();
   const { busy, pay } = usePay<Paid>({
     onPaid,
     // Read the link again, so the page shows its new state instead of a form that cannot succeed.
@@ -149,7 +151,8 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
         </div>
       )}
       {/* The method's form is submitted by its own button; the amount and e-mail are checked at the same moment. */}
-      <div className="mt-6" onSubmitCapture={() => form.validate()}>
+      {/* Disabled until React runs the page, as on the checkout: no bare-form submission of a card. */}
+      <fieldset disabled={!hydrated} className="mt-6 min-w-0" onSubmitCapture={() => form.validate()}>
         <Tabs label="Payment method" tabs={tabs} selected={method} onSelect={setMethod}>
           {method === 'card' ? (
             <CardForm payLabel={payLabel} busy={busy} onPay={payByCard}>
@@ -159,7 +162,7 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
             <WalletPay amountCents={amountCents} currency={currency} payLabel={payLabel} busy={busy} onPay={payByKestrel} />
           )}
         </Tabs>
-      </div>
+      </fieldset>
     </section>
   );
 }

@@ -145,10 +145,12 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
         )}
       </header>
       {fixedCents === undefined && (
-        <div className="mt-6">
+        // Disabled until React runs the page, as the methods below: an amount typed into the
+        // server's HTML would be reset when React takes the field over.
+        <fieldset disabled={!hydrated} className="mt-6 min-w-0">
           {/* Typed as is: anything but digits and one point shows 'Use only digits!' (spec 001 §5) rather than vanishing. */}
           <FloatingField label={`Amount (${currency})`} inputMode="decimal" autoComplete="off" {...form.field('amount')} />
-        </div>
+        </fieldset>
       )}
       {/* The method's form is submitted by its own button; the amount and e-mail are checked at the same moment. */}
       {/* Disabled until React runs the page, as on the checkout: no bare-form submission of a card. */}

@@ -13,6 +13,7 @@ import { useStore } from '../api.ts';
 import { IntegrationGuide } from '../components/IntegrationGuide.tsx';
 import { CopyField, StoreStatusBadge } from '../components/StoreBits.tsx';
 import { StoreKeyRotation } from '../components/StoreKeyRotation.tsx';
+import { StorePaymentMails } from '../components/StorePaymentMails.tsx';
 
 type TabKey = 'payments' | 'integration';
 const tabs = [
@@ -93,6 +94,7 @@ export function StorePage() {
           <CopyField label="Store key" value={data.storeKey} secret />
         </dl>
         <StoreKeyRotation store={data} />
+        <StorePaymentMails store={data} />
       </section>
       <Tabs label="Store" tabs={tabs} selected={tab} onSelect={setTab}>
         {tab === 'payments' ? <StorePayments storeId={data.storeId} /> : <IntegrationGuide store={data} />}

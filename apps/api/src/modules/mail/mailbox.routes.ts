@@ -28,18 +28,23 @@ export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
     const pathname = request.url.split('?')[0] ?? '/';
     await reply.status(404).send({ status: 'error', error: `No route for ${request.method} ${pathname}`, code: 'route_not_found' } satisfies ErrorBody);
   });
-  const latest = () =>
-    app.ctx.db
+  /** The newest 200 rows, or only those to the addresses in `?to=` (repeatable). */
+  const latest = (query: unknown) => {
+    const asked = (query as { to?: unknown }).to;
+    const to = (Array.isArray(asked) ? asked : [asked]).filter((value): value is string => typeof value === 'string' && value.length > 0);
+    let rows = app.ctx.db
       .selectFrom('mailMessages')
       .select(['id', 'toAddress', 'subject', 'textBody', 'htmlBody', 'transport', 'channel', 'template', 'createdAt', 'sentAt', 'error'])
       .orderBy('createdAt', 'desc')
       .orderBy('id')
-      .limit(200)
-      .execute();
+      .limit(200);
+    if (to.length) rows = rows.where('toAddress', 'in', to);
+    return rows.execute();
+  };
 
-  app.get('/dev/mailbox.json', { schema: { hide: true } }, async () => ({
+  app.get('/dev/mailbox.json', { schema: { hide: true } }, async (request) => ({
     status: 'success',
-    data: (await latest()).map((mail) => ({
+    data: (await latest(request.query)).map((mail) => ({
       _id: mail.id,
       to: mail.toAddress,
       subject: mail.subject,
@@ -63,8 +68,8 @@ export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
     return reply.type('text/html; charset=utf-8').send(mail.htmlBody);
   });
 
-  app.get('/dev/mailbox', { schema: { hide: true } }, async (_request, reply) => {
-    const mails = await latest();
+  app.get('/dev/mailbox', { schema: { hide: true } }, async (request, reply) => {
+    const mails = await latest(request.query);
     const items = mails
       .map(
         (mail) => `<article>
@@ -80,8 +85,8 @@ export async function mailboxRoutes(app: FastifyInstance): Promise<void> {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Kestrel development mailbox</title>
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1e293b}
-article{border:1px solid #cbd5e1;border-radius:.5rem;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem}
-.meta{color:#475569;margin:0 0 .5rem;font-size:.9rem}pre{white-space:pre-wrap;font-family:inherit}a{color:#1d4ed8}
+article{border:1px solid #cbd5e1;border-radius:.5rem;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem;overflow-wrap:anywhere}
+.meta{color:#475569;margin:0 0 .5rem;font-size:.9rem;overflow-wrap:anywhere}pre{white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit}a{color:#1d4ed8}
 .sms{display:inline-block;border-radius:.25rem;background:#0f766e;color:#fff;font-size:.75rem;padding:.1rem .4rem;vertical-align:middle}</style></head>
 <body><h1>Development mailbox</h1><p>Mail Kestrel has sent, newest first, with the text messages (marked SMS) for accounts that prefer SMS: no SMS provider is connected, so they are kept here. This page exists only outside production, while mail goes to the outbox, and only for this machine.</p>
 ${items || '<p>No mail yet.</p>'}

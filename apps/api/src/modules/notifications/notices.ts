@@ -19,7 +19,7 @@ export function accountName(account: Pick<AccountContactRow, 'accountType' | 'ac
 const money = (cents: number, currency: string) => formatMoney(asCents(cents), asCurrency(currency));
 
 function accountFooter(account: AccountContactRow): string {
-  return `You get this because Kestrel account ${account.accountNumber} sends its notifications to ${account.accountEmail}. To get them by SMS instead, change the account's notification preference.`;
+  return `You get this because Kestrel account ${account.accountNumber} sends its notifications to ${account.accountEmail} (its notification preference is e-mail).`;
 }
 
 const suspicious = 'If you did not do this, change your password and TPIN now and contact Kestrel support.';

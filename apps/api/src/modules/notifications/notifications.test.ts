@@ -156,9 +156,18 @@ describe('transfers: "You sent" and "You received"', () => {
     expect(await outbox(bob.account.accountEmail)).toEqual([]);
     // The sender prefers e-mail.
     expect((await mailsTo(alice.account.accountEmail))[0]?.channel).toBe('email');
-    // The development mailbox lists it, marked SMS.
-    const page = await api('GET', '/dev/mailbox');
+    // The development mailbox lists it, marked SMS, and (asked for two addresses) only their rows.
+    const page = await api('GET', `/dev/mailbox?to=${encodeURIComponent(bob.phone)}&to=${encodeURIComponent(alice.account.accountEmail)}`);
     expect(page.body).toContain(`<h2><span class="sms">SMS</span> You received US$ 12.30 from Alice Texter</h2>`);
+    expect(page.body.match(/<article>/g)).toHaveLength(2);
+    const listed = await api('GET', `/dev/mailbox.json?to=${encodeURIComponent(alice.account.accountEmail)}`);
+    expect(listed.body.data).toEqual([expect.objectContaining({ to: alice.account.accountEmail, channel: 'email', template: 'transfer_sent', html: expect.stringContaining('<!doctype html>') })]);
+    // The HTML part, as a mail client shows it.
+    const htmlPart = await api('GET', `/dev/mailbox/${listed.body.data[0]._id as string}/html`);
+    expect(htmlPart.status).toBe(200);
+    expect(htmlPart.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(htmlPart.body).toContain('<h1 style=');
+    expect((await api('GET', `/dev/mailbox/${sms!.id}/html`)).status).toBe(404);
   });
 });
 

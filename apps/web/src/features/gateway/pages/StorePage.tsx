@@ -66,7 +66,7 @@ export function StorePage() {
           <img src={data.storeLogo} alt={`${data.storeName} logo`} className="size-16 rounded-xl border border-slate-200 object-cover" />
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-2">
-              <h1 className="text-2xl font-bold tracking-tight text-slate-900">{data.storeName}</h1>
+              <h1 className="min-w-0 text-2xl font-bold tracking-tight wrap-anywhere text-slate-900">{data.storeName}</h1>
               <StoreStatusBadge status={data.status} />
               <button
                 type="button"

@@ -7,7 +7,8 @@
 -- or rolls back with the movement. A dispatcher after commit (modules/notifications) claims
 -- due events FOR UPDATE SKIP LOCKED, renders the mails by each recipient's preference and
 -- writes them to the outbox in the transaction that marks the event dispatched, so each
--- event's mails are written once; a failing event is retried with back-off.
+-- event's mails are written once; a failing event is retried with back-off. Dispatched and
+-- given-up events are deleted NOTIFICATION_KEEP_DAYS after they were written.
 CREATE TABLE notification_events (
   id bigserial PRIMARY KEY,
   kind text NOT NULL CHECK (kind IN ('transfer', 'payment', 'link_payment', 'withdrawal', 'new_device_sign_in')),
@@ -25,13 +26,16 @@ CREATE TABLE notification_events (
   CHECK ((state = 'dispatched') = (dispatched_at IS NOT NULL))
 );
 CREATE INDEX notification_events_due_idx ON notification_events (next_attempt_at, id) WHERE state = 'pending';
+-- For pruning: a new (pending) event has no entry here, so the money call's insert does not pay for it.
+CREATE INDEX notification_events_done_idx ON notification_events (created_at) WHERE state <> 'pending';
 
 -- The outbox learns which channel a row is (an SMS is stored beside the mails: no SMS provider
 -- is reachable here), which template and event wrote it, and, for SMTP, when to try again.
 ALTER TABLE mail_messages
   ADD COLUMN channel text NOT NULL DEFAULT 'email' CHECK (channel IN ('email', 'sms')),
   ADD COLUMN template text,
-  ADD COLUMN event_id bigint REFERENCES notification_events (id),
+  -- No foreign key: events are pruned a while after dispatch (the dispatcher), their mails stay.
+  ADD COLUMN event_id bigint,
   ADD COLUMN attempts integer NOT NULL DEFAULT 0,
   ADD COLUMN next_attempt_at timestamptz;
 -- One mail of a kind per event, whatever happens to the dispatcher.

@@ -1,8 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, testServer } from '../../../test/harness.ts';
-import { createHolder } from '../../../test/factories.ts';
-import { dispatchNotifications } from '../notifications/dispatcher.ts';
+import { testServer } from '../../../test/harness.ts';
 import { createMailer, createSmtpMailer, SMTP_RETRY_BASE_MS } from './mailer.ts';
 
 interface Received {
@@ -123,25 +121,6 @@ describe('SMTP transport against a real SMTP server', () => {
     expect(row.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + SMTP_RETRY_BASE_MS);
     await mailer.sendDue(new Date(before + SMTP_RETRY_BASE_MS + 5_000));
     expect((await db.selectFrom('mailMessages').select('attempts').where('id', '=', row.id).executeTakeFirstOrThrow()).attempts).toBe(2);
-  });
-
-  it("the dispatcher's mails go out by SMTP with their text and HTML parts", async () => {
-    const { app } = await testServer();
-    const mailer = await smtp();
-    const alice = await createHolder(10_000);
-    const bob = await createHolder();
-    const sent = await api('POST', '/v1/account/transfer_balance', {
-      token: alice.user.token,
-      body: { debitAccountKey: alice.account.userName, creditAccountKey: bob.account.userName, currency: 'USD', balance: 9.99, tpin: Number(alice.account.tpin) },
-    });
-    expect(sent.status).toBe(200);
-    const [event] = await app.ctx.db.selectFrom('notificationEvents').select('id').where('kind', '=', 'transfer').orderBy('id', 'desc').limit(1).execute();
-    expect(await dispatchNotifications({ ...app.ctx, mailer }, { eventIds: [event!.id] })).toBe(1);
-    const mail = receivedBy(bob.account.accountEmail)[0];
-    expect(mail?.raw).toMatch(/Subject: You received US\$ 9\.99 from/);
-    expect(mail?.raw).toMatch(/Content-Type: text\/plain/);
-    expect(mail?.raw).toMatch(/Content-Type: text\/html/);
-    expect(receivedBy(alice.account.accountEmail)).toHaveLength(1);
   });
 });
 

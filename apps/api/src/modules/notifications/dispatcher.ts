@@ -48,6 +48,10 @@ const NOTIFICATION_RETRY_MAX_DELAY_MS = 60 * 60_000;
 export const NOTIFICATION_MAX_ATTEMPTS = 10;
 /** How often each process looks for events it was not woken for (another process's, retries). */
 export const NOTIFICATION_POLL_MS = 2_000;
+/** Dispatched and given-up events are deleted this long after they were written (their mails stay). */
+export const NOTIFICATION_KEEP_DAYS = 30;
+const PRUNE_EVERY_MS = 60 * 60_000;
+const PRUNE_BATCH = 1_000;
 
 export function notificationRetryDelayMs(attempts: number): number {
   return Math.min(NOTIFICATION_RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), NOTIFICATION_RETRY_MAX_DELAY_MS);
@@ -251,6 +255,27 @@ export async function dispatchNotifications(ctx: AppContext, options: DispatchOp
   }
 }
 
+/**
+ * Deletes dispatched and given-up events written more than NOTIFICATION_KEEP_DAYS ago, oldest
+ * first, a batch at a time (on an index only finished events have); answers how many.
+ */
+export async function pruneNotificationEvents(ctx: AppContext, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - NOTIFICATION_KEEP_DAYS * 24 * 60 * 60_000);
+  let deleted = 0;
+  for (let batch = 0; batch < 100; batch++) {
+    const result = await ctx.db
+      .deleteFrom('notificationEvents')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('notificationEvents').select('id').where('state', '<>', 'pending').where('createdAt', '<', cutoff).orderBy('createdAt').limit(PRUNE_BATCH),
+      )
+      .executeTakeFirst();
+    const count = Number(result.numDeletedRows);
+    deleted += count;
+    if (count < PRUNE_BATCH) break;
+  }
+  return deleted;
+}
+
 export interface NotificationDispatcher {
   stop(): Promise<void>;
 }
@@ -258,13 +283,14 @@ export interface NotificationDispatcher {
 /**
  * Runs the dispatcher in this process: at once, whenever the bell rings (a request committed
  * an event), and every `intervalMs` (other processes' events, retries, SMTP mails to send
- * again). One run at a time; rings during a run make one more run.
+ * again; old events pruned once an hour). One run at a time; rings during a run make one more run.
  */
 export function startNotificationDispatcher(ctx: AppContext, intervalMs = NOTIFICATION_POLL_MS): NotificationDispatcher {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
   let again = false;
+  let prunedAt = 0;
 
   const drain = async () => {
     // Batch after batch while they come back full (a burst of events), then the SMTP retries.
@@ -272,6 +298,10 @@ export function startNotificationDispatcher(ctx: AppContext, intervalMs = NOTIFI
       if ((await dispatchNotifications(ctx)) < NOTIFICATION_BATCH) break;
     }
     if (!stopped) await ctx.mailer.sendDue();
+    if (!stopped && Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await pruneNotificationEvents(ctx);
+    }
   };
   const run = () => {
     if (stopped) return;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import type { AppContext } from '../../context.ts';
@@ -6,10 +7,10 @@ import { api, testConfig, testServer } from '../../../test/harness.ts';
 import { createAccount, createHolder, createOperator, createUser, fundAccount, unique, uniquePhone, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { card, createPayment, createStore, operatorToken, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { recordStatements } from '../../../test/statements.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import { createSmtpMailer, type Mailer } from '../mail/mailer.ts';
 import { recordNotificationEvent } from '../mail/notification-events.ts';
 import { moveWithdrawalIn } from '../withdrawals/withdrawals.service.ts';
-import { dispatchNotifications, NOTIFICATION_RETRY_BASE_MS, startNotificationDispatcher } from './dispatcher.ts';
+import { dispatchNotifications, NOTIFICATION_KEEP_DAYS, NOTIFICATION_RETRY_BASE_MS, pruneNotificationEvents, startNotificationDispatcher } from './dispatcher.ts';
 
 /*
  * The e-mails (and SMS) a wallet sends (issue 25): each money movement writes a notification
@@ -275,6 +276,26 @@ describe('transactional: never for a rollback, never lost, never twice', () => {
     for (const bob of bobs) expect(await outbox(bob.account.accountEmail)).toHaveLength(1);
   });
 
+  it(`finished events are deleted ${NOTIFICATION_KEEP_DAYS} days after they were written; pending ones and their mails stay`, async () => {
+    const { db } = await testServer();
+    const old = new Date(Date.now() - (NOTIFICATION_KEEP_DAYS + 1) * 24 * 60 * 60_000);
+    const subject = crypto.randomUUID();
+    const rows = await db
+      .insertInto('notificationEvents')
+      .values([
+        { kind: 'new_device_sign_in', subjectId: subject, detail: null, createdAt: old, state: 'dispatched', dispatchedAt: old },
+        { kind: 'new_device_sign_in', subjectId: subject, detail: null, createdAt: old, state: 'failed' },
+        { kind: 'new_device_sign_in', subjectId: subject, detail: null, createdAt: old, nextAttemptAt: new Date(Date.now() + 3_600_000) },
+        { kind: 'new_device_sign_in', subjectId: subject, detail: null, state: 'dispatched', dispatchedAt: new Date() },
+      ])
+      .returning(['id', 'state'])
+      .execute();
+    await db.insertInto('mailMessages').values({ toAddress: `${subject}@example.test`, subject: 'kept', textBody: 'kept', transport: 'outbox', eventId: rows[0]!.id, template: 'new_device_sign_in' }).execute();
+    expect(await pruneNotificationEvents(await ctx())).toBeGreaterThanOrEqual(2);
+    expect((await eventsAbout(subject)).map((event) => event.id)).toEqual([rows[2]!.id, rows[3]!.id]);
+    expect(await outbox(`${subject}@example.test`)).toHaveLength(1);
+  });
+
   it("the running dispatcher is woken by the request: the mail is there long before the next poll", async () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
@@ -478,5 +499,47 @@ describe('a sign-in from a new device', () => {
     expect(mails[0]?.textBody).toContain('Address: 127.0.0.1');
     expect(mails[0]?.textBody).toMatch(/reset your password now at http:\/\/127\.0\.0\.1:\d+\/forgot-password/);
     expect(mails[0]?.htmlBody).toContain('Someone signed in to your account from a new device');
+  });
+});
+
+describe('with SMTP_URL set', () => {
+  it("the dispatcher's mails go out by SMTP (a real SMTP server) with their text and HTML parts", async () => {
+    const received: { to: string[]; raw: string }[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        let raw = '';
+        stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+        stream.on('end', () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = server.server.address();
+      if (!address || typeof address === 'string') throw new Error('no address');
+      const real = await ctx();
+      const mailer = createSmtpMailer(real.db, `smtp://127.0.0.1:${address.port}`, 'Kestrel <no-reply@kestrel.test>');
+      const alice = await createHolder(10_000);
+      const bob = await createHolder();
+      const sent = await transfer(alice, bob.account, 9.99);
+      expect(sent.status).toBe(200);
+      const [event] = await eventsAbout(await ledgerIdOf(sent.body.data.transactionId as string));
+      expect(await dispatchNotifications({ ...real, mailer }, { eventIds: [event!.id] })).toBe(1);
+      const mail = received.find((candidate) => candidate.to.includes(bob.account.accountEmail));
+      expect(mail?.raw).toMatch(/Subject: You received US\$ 9\.99 from/);
+      expect(mail?.raw).toMatch(/Content-Type: text\/plain/);
+      expect(mail?.raw).toMatch(/Content-Type: text\/html/);
+      expect(received.filter((candidate) => candidate.to.includes(alice.account.accountEmail))).toHaveLength(1);
+      const rows = await outbox(bob.account.accountEmail);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ transport: 'smtp', attempts: 1, nextAttemptAt: null, error: null });
+      expect(rows[0]?.sentAt).not.toBeNull();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

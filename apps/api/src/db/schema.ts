@@ -9,7 +9,7 @@ import type { WithdrawalInvoiceTables } from './schema/withdrawals-invoices.ts';
 /**
  * Kysely's view of the tables (camelCase; the CamelCasePlugin maps to snake_case columns):
  * `Database` is every table, by area. The identity area (users, sessions, mail, audit) and
- * the withdrawals and invoices and the payment-request areas are in schema/; the wallet,
+ * the withdrawals and invoices, the payment-request, refund and notification-event areas are in schema/; the wallet,
  * ledger and gateway areas are below. Table types are re-exported here, so code imports this file only.
  */
 export type * from './schema/identity.ts';

@@ -23,7 +23,7 @@ export async function verificationLinkFor(request: APIRequestContext, email: str
   let link: string | undefined;
   await expect
     .poll(async () => {
-      const response = await request.get('/dev/mailbox.json');
+      const response = await request.get(`/dev/mailbox.json?to=${encodeURIComponent(email.toLowerCase())}`);
       const mails = (await response.json()).data as { to: string; text: string }[];
       link = mails.find((mail) => mail.to === email.toLowerCase())?.text.match(/https?:\/\/\S+\/verify-email\?token=[\w-]+/)?.[0];
       return link;

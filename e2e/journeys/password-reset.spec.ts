@@ -8,7 +8,7 @@ async function resetLinkFor(request: APIRequestContext, email: string): Promise<
   let link: string | undefined;
   await expect
     .poll(async () => {
-      const mails = (await (await request.get('/dev/mailbox.json')).json()).data as { to: string; subject: string; text: string }[];
+      const mails = (await (await request.get(`/dev/mailbox.json?to=${encodeURIComponent(email.toLowerCase())}`)).json()).data as { to: string; subject: string; text: string }[];
       link = mails.find((mail) => mail.to === email.toLowerCase() && mail.subject === 'Reset your Kestrel password')?.text.match(/https?:\/\/\S+\/reset-password\?token=[\w-]+/)?.[0];
       return link;
     })

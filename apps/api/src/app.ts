@@ -33,6 +33,8 @@ import { invoicesRoutes } from './modules/invoices/invoices.routes.ts';
 import { ledgerSealsRoutes } from './modules/ledger/seals.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { createNotificationBell } from './modules/mail/notification-events.ts';
+import { createOutboxSmsSender, type SmsSender } from './modules/mail/sms.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { cachedSessionLookup } from './modules/sessions/sessions.repository.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
@@ -59,6 +61,8 @@ export interface BuildAppOptions {
   config: Config;
   db: Db;
   mailer?: Mailer;
+  /** The SMS transport (default: the outbox; no SMS provider is reachable here). */
+  sms?: SmsSender;
   /** false silences request logs (tests); otherwise the level from the config. */
   logger?: boolean;
   /** The process's logger (server start-up); made from the config when absent. */
@@ -95,6 +99,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     db,
     mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom, config.nodeEnv !== 'production'),
+    sms: options.sms ?? createOutboxSmsSender(),
+    notifications: createNotificationBell(),
     log: app.log,
     counters,
     // The route guards (http/guards.ts) look callers up through these, never by importing modules.

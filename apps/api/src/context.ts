@@ -3,6 +3,8 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { RateCounters } from './http/rate-limit.ts';
 import type { Mailer } from './modules/mail/mailer.ts';
+import type { NotificationBell } from './modules/mail/notification-events.ts';
+import type { SmsSender } from './modules/mail/sms.ts';
 import type { CardProcessor } from './modules/payments/card-processor.ts';
 
 /**
@@ -25,6 +27,10 @@ export interface AppContext {
   config: Config;
   db: Db;
   mailer: Mailer;
+  /** Text messages for accounts that prefer SMS (the outbox here: no SMS provider is reachable). */
+  sms: SmsSender;
+  /** Rung after a commit that wrote a notification event; wakes the dispatcher (start.ts starts it). */
+  notifications: NotificationBell;
   log: FastifyBaseLogger;
   /** Shared rate-limit counters; absent (CLIs, some tests) means PostgreSQL through `db`. */
   counters?: RateCounters;

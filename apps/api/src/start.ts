@@ -11,6 +11,7 @@ import { scheduleIdempotencyCleanup } from './http/idempotency.ts';
 import { startCallbackWorker } from './modules/callbacks/worker.ts';
 import { startRefundRecovery } from './modules/payments/collect/refund.ts';
 import { startLedgerSealer } from './modules/ledger/seals.ts';
+import { startNotificationDispatcher } from './modules/notifications/dispatcher.ts';
 import { seedDemo, withCurrentBalances, type DemoLogin } from './modules/demo/seed-demo.ts';
 import { findDemoStore, seedDemoStore, type DemoStore } from './modules/demo/demo-store.ts';
 
@@ -105,6 +106,10 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     // finished or undone now and every 30 s (see modules/payments/collect/refund.ts).
     const refundRecovery = startRefundRecovery(app.ctx);
     app.addHook('onClose', async () => refundRecovery.stop());
+    // Mails and SMS of notification events are written after commit, woken by each request that
+    // wrote one and every 2 s for the rest (see modules/notifications/dispatcher.ts).
+    const dispatcher = startNotificationDispatcher(app.ctx);
+    app.addHook('onClose', async () => dispatcher.stop());
     // Ledger seals are made after commit, off the money path (see modules/ledger/seals.ts).
     const sealer = startLedgerSealer(database.db, config.secretKey, app.log);
     app.addHook('onClose', async () => sealer.stop());

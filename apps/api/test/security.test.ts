@@ -389,6 +389,7 @@ describe('issue 8: security hardening', () => {
     expect(remote.status).toBe(404);
     expect(remote.body.code).toBe('route_not_found');
     expect((await call(proxied.baseUrl, 'GET', '/dev/mailbox', { from: '198.51.100.7' })).status).toBe(404);
+    expect((await call(proxied.baseUrl, 'GET', `/dev/mailbox/${crypto.randomUUID()}/html`, { from: '198.51.100.7' })).body.code).toBe('route_not_found');
 
     const smtp = await startApp({ nodeEnv: 'development', smtpUrl: 'smtp://127.0.0.1:1' });
     expect((await call(smtp.baseUrl, 'GET', '/dev/mailbox.json')).status).toBe(404);

@@ -36,6 +36,9 @@ export const storeMessages = {
   notSuspended: 'Only a Suspended store can be reinstated',
   keyRotated: 'New store key created; the previous key keeps working until it expires',
   keyRotateOnlyApproved: 'Only an Approved store can rotate its key',
+  paymentMailsOn: 'Payment e-mails are on: you get a mail each time this store is paid',
+  paymentMailsOff: 'Payment e-mails are off for this store',
+  paymentMailsChoice: 'notifyOnPayment must be true or false',
 } as const;
 
 export const storeStatus = z.enum(STORE_STATUSES);
@@ -88,6 +91,7 @@ export const storeView = z.object({
   previousStoreKey: z.string().nullable(),
   previousStoreKeyExpiresAt: z.string().nullable().describe('When the previous key stops being accepted'),
   storeKeyRotatedAt: z.string().nullable(),
+  notifyOnPayment: z.boolean().describe('Whether the owner gets a "You got paid" notice (by the account\'s preference, e-mail or SMS) for each payment to this store'),
   createdAt: z.string(),
 });
 export type StoreView = z.infer<typeof storeView>;
@@ -116,6 +120,14 @@ export const rotateStoreKeyBody = z.object({
   tpin: withExample(z.string({ error: storeMessages.tpinRequired }).trim().min(1, storeMessages.tpinRequired).regex(/^\d{4}$/, storeMessages.tpinDigits), '4826'),
 });
 export type RotateStoreKeyBody = z.infer<typeof rotateStoreKeyBody>;
+
+/** PUT /v1/payment_gateway_store/{storeId}/payment-mails: the owner switches the store's "You got paid" notices on or off. */
+export const storePaymentMailsBody = z
+  .object({
+    notifyOnPayment: withExample(z.boolean({ error: storeMessages.paymentMailsChoice }), false),
+  })
+  .strict();
+export type StorePaymentMailsBody = z.infer<typeof storePaymentMailsBody>;
 
 export const storeReviewView = storeView.omit({ storeKey: true, previousStoreKey: true }).extend({
   documents: z.array(z.object({ _id: z.string(), url: z.string().describe('GET it with an operator token') })),

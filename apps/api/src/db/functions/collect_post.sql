@@ -3,7 +3,8 @@
 -- less the fee to fee revenue, recorded on what was paid — a gateway payment (p_target
 -- 'payment': the row marked paid, the store's callback queued) or a payment-request link
 -- (p_target 'link': its use spent, a link payment row written) — with the activities, the
--- audit entry and the idempotency record, in one round trip and one database transaction.
+-- audit entry, the notification event (the receipt and "you got paid", mailed after commit)
+-- and the idempotency record, in one round trip and one database transaction.
 --
 -- The server makes everything that is text before the call (the transaction id, the answer,
 -- the activity comments, the callback body), so this only checks and writes. It never raises
@@ -165,6 +166,12 @@ BEGIN
     SELECT x.account_id, x.name, x.comment FROM jsonb_to_recordset(p_activities) AS x(account_id uuid, name text, comment text);
     INSERT INTO audit_log (actor_user_id, action, subject_type, subject_id, details)
     VALUES ((p_audit->>'actor_user_id')::uuid, p_audit->>'action', p_audit->>'subject_type', p_audit->>'subject_id', coalesce(p_audit->'details', '{}'::jsonb));
+    -- The payer's receipt and the payee's "you got paid", mailed after commit (modules/notifications).
+    IF p_target = 'payment' THEN
+      PERFORM notification_event('payment', p_record_id::text);
+    ELSE
+      PERFORM notification_event('link_payment', p_record->>'id');
+    END IF;
 
     -- Balances last (their row locks are held for the shortest time), in ascending ledger
     -- account id order; only wallets keep a balance (system accounts are their postings' sum).

@@ -1,7 +1,8 @@
 -- The ledger's transfer primitive: a wallet-to-wallet transfer in one database call (one
 -- round trip): the session (by its token's hash), ownership of the sender, the recipient, the
 -- idempotency record, the TPIN with its lockout, the operator's lock, the ledger transaction
--- and postings, both balances, the transfer row, both activities and the audit entry.
+-- and postings, both balances, the transfer row, both activities, the audit entry and the
+-- notification event (notification_event: the "you sent" / "you received" mails, after commit).
 --
 -- The TPIN's keyed hash (made by the server; the key never enters the database) is compared
 -- against the stored version:
@@ -171,6 +172,8 @@ BEGIN
     INSERT INTO audit_log (actor_user_id, action, subject_type, subject_id, ip, details)
     VALUES (v_user, 'transfer.created', 'ledger_transaction', v_tx.transaction_id, p_ip,
             jsonb_build_object('from', s.account_number, 'to', r.account_number, 'amountCents', p_amount, 'currency', p_currency));
+    -- "You sent" / "You received", rendered and mailed after commit (modules/notifications).
+    PERFORM notification_event('transfer', v_tx.id::text);
 
     -- Balances last (their row locks are held for the shortest time), in ascending ledger
     -- account id order (no deadlocks); the sender's is conditional (ledger_debit), and the

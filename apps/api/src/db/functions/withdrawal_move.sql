@@ -1,7 +1,8 @@
 -- A withdrawal's status move in one call: an operator's Processing, Completed or Failed (the
 -- money back to the wallet), or the owner's cancel of a Pending one (the money back too) —
 -- the withdrawal's row lock, the checks, the return's ledger transaction, the status, the
--- activity, the audit entry and (a cancel with an Idempotency-Key) the stored answer, in one
+-- activity, the audit entry, the notification event (the new status, mailed to the owner after
+-- commit) and (a cancel with an Idempotency-Key) the stored answer, in one
 -- round trip. Called on its own (its own transaction) or inside the caller's transaction
 -- (a four-eyes approval flips its request in the same one).
 --
@@ -103,6 +104,8 @@ BEGIN
     VALUES ((p_audit->>'actor_user_id')::uuid, p_audit->>'action', p_audit->>'subject_type', p_audit->>'subject_id', p_audit->>'ip',
             coalesce(p_audit->'details', '{}'::jsonb));
     IF v_tx IS NOT NULL THEN PERFORM ledger_credit(v_wallet_la, v_row.amount_cents); END IF;
+    -- The owner is told of the new status after commit; the event keeps it, as the row moves on.
+    PERFORM notification_event('withdrawal', v_row.id::text, jsonb_build_object('status', p_to));
 
     IF p_answer IS NOT NULL THEN
       body := p_answer || jsonb_build_object('updatedAt', to_char(moved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));

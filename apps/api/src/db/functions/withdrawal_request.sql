@@ -1,7 +1,8 @@
 -- Requesting a bank withdrawal (POST /v1/bank-withdraw/create) after the TPIN check, in one
 -- call: the account's locks decided again under its row lock, the idempotency record, the hold
 -- (a ledger transaction: the wallet pays payouts in flight), the withdrawal row, the activity,
--- the audit entry and the idempotency record's answer, in one round trip and one transaction.
+-- the audit entry, the notification event (the owner's mail, after commit) and the idempotency
+-- record's answer, in one round trip and one transaction.
 --
 -- The server makes everything that is text before the call: the withdrawal's id, the ledger
 -- transaction id, the activity's comment, the audit entry and the answer (p_answer, without
@@ -77,6 +78,8 @@ BEGIN
     -- The balance last (its row lock is held for the shortest time); the table's CHECK stands
     -- behind it: no wallet goes below zero.
     IF NOT ledger_debit(v_wallet_la, v_amount) THEN RAISE EXCEPTION USING ERRCODE = 'KW001'; END IF;
+    -- The owner is told of the request after commit (modules/notifications).
+    PERFORM notification_event('withdrawal', p_withdrawal->>'id', jsonb_build_object('status', 'Pending'));
 
     body := p_answer || jsonb_build_object(
       'createdAt', to_char(v_row.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),

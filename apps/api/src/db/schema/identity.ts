@@ -59,6 +59,15 @@ export interface MailMessagesTable {
   createdAt: CreatedAt;
   sentAt: NullableTimestamp;
   error: string | null;
+  /** 'sms' for a text message to a phone number (the development SMS transport is this outbox). */
+  channel: Generated<'email' | 'sms'>;
+  /** Which notice this is (e.g. 'transfer_sent'); null for mails written before templates had names. */
+  template: string | null;
+  /** The notification event that wrote it: one mail per (event, template). */
+  eventId: number | null;
+  /** SMTP: attempts made, and when the retry sweep may try again (null: not staged, or outbox). */
+  attempts: Generated<number>;
+  nextAttemptAt: NullableTimestamp;
 }
 
 export interface LoginAttemptsTable {

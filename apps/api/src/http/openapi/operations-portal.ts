@@ -314,4 +314,12 @@ export const portalOperations: Record<string, OperationDoc> = {
     description: "Replaces one of the caller's stores' storeKey (TPIN required): the new key works at once, the previous one for 24 more hours; callbacks are signed with the key current at sending.",
     errors: [403, 404, 423],
   },
+  'PUT /v1/payment_gateway_store/:storeId/payment-mails': {
+    operationId: 'setStorePaymentMails',
+    tag: 'Stores',
+    description:
+      'Switches the "You got paid" notice of one of the caller\'s stores on or off (`notifyOnPayment`). When on (the default), the store\'s account is told of each ' +
+      "payment by its notification preference (e-mail or SMS); the customer's receipt is sent either way. Another user's store answers 404.",
+    errors: [404],
+  },
 };

@@ -67,3 +67,17 @@ export async function countAccountTransactions(db: Db, accountId: string): Promi
   const row = await countAccountTransactionsQuery(db, accountId).executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * Where an account's notices go (modules/notifications): its e-mail or its phone, by its
+ * notification preference, and the name a notice greets (the business name of a business).
+ */
+export function accountContacts(db: Db | Trx, accountIds: readonly string[]) {
+  if (accountIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'accountNumber', 'accountType', 'accountHolderName', 'businessName', 'accountEmail', 'accountPhone', 'notificationPreference'])
+    .where('id', 'in', [...new Set(accountIds)])
+    .execute();
+}
+export type AccountContactRow = Awaited<ReturnType<typeof accountContacts>>[number];

@@ -34,7 +34,7 @@ import {
 } from './accounts.repository.ts';
 
 // Other modules read this module's tables through these (lint keeps them out of its repository).
-export { countAccountTransactions, countAccountTransactionsQuery } from './accounts.repository.ts';
+export { accountContacts, countAccountTransactions, countAccountTransactionsQuery, type AccountContactRow } from './accounts.repository.ts';
 
 export const MAX_IDENTITY_IMAGES = 10;
 const IDENTITY_UPLOAD_AREA = 'identity';

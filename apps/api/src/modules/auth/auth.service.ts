@@ -1,5 +1,6 @@
 import { messages, type LoginBody, type LoginResult } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { AppError, tooManyRequests } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -7,6 +8,7 @@ import { findUserByEmail, listUserAccounts } from '../users/users.service.ts';
 import { burnVerificationTime, verifySecret } from '../../security/passwords.ts';
 import { createSession, revokeSession } from '../sessions/sessions.service.ts';
 import { recordActivities } from '../activities/activities.service.ts';
+import { recordNotificationEvent } from '../mail/notification-events.ts';
 import { deviceCookieFor, type KnownDevice } from './device-cookie.ts';
 import { admitLoginAttempt, afterSuccessfulLogin, LOGIN_THROTTLE, type ThrottleKey } from './login-throttle.ts';
 
@@ -34,6 +36,12 @@ function throttleKeys(ctx: AppContext, email: string, ip: string): { owner: Thro
       ...(ctx.config.rateLimits ? [{ key: `login:ip:${ip}`, policy: LOGIN_THROTTLE.perIp }] : []),
     ],
   };
+}
+
+/** Whether this e-mail has signed in successfully before (read before this sign-in is recorded). */
+async function hasSignedInBefore(db: Db, email: string): Promise<boolean> {
+  const earlier = await db.selectFrom('loginAttempts').select('id').where('email', '=', email).where('succeeded', '=', true).limit(1).executeTakeFirst();
+  return earlier !== undefined;
 }
 
 function refused(retryAfterMs: number): AppError {
@@ -69,15 +77,21 @@ export async function login(ctx: AppContext, body: LoginBody, request: LoginRequ
   if (deviceKey) await afterSuccessfulLogin(ctx.db, [deviceKey], []);
   else await afterSuccessfulLogin(ctx.db, keys.owner.map((entry) => entry.key), keys.shared);
 
-  // The session, its audit entry and the 'Login' activities commit together or not at all.
-  const { token, accounts } = await inTransaction(ctx.db, async (trx) => {
+  // The session, its audit entry, the 'Login' activities and the new-device alert commit together or not at all.
+  const knownHere = knownDevice?.userIds.includes(user.id) === true;
+  const { token, accounts, alerted } = await inTransaction(ctx.db, async (trx) => {
     const opened = await createSession(trx, user.id, ip, userAgent);
     const owned = await listUserAccounts(trx, user.id);
+    // A device that does not carry this person's known-device cookie gets an alert by mail, but
+    // not the first sign-in of an account (right after sign-up there is no other device to warn).
+    const alert = !knownHere && (await hasSignedInBefore(trx, email));
+    if (alert) await recordNotificationEvent(trx, { kind: 'new_device_sign_in', subjectId: user.id, detail: { ip, userAgent: userAgent ?? null } });
     await trx.insertInto('loginAttempts').values({ email, ip, succeeded: true }).execute();
     await recordAudit(trx, { actorUserId: user.id, action: 'auth.login', subjectType: 'user', subjectId: user.id, ip });
     await recordActivities(trx, owned.map((account) => ({ accountId: account._id, name: 'Login', comment: `Signed in from ${ip}` })));
-    return { token: opened, accounts: owned };
+    return { token: opened, accounts: owned, alerted: alert };
   });
+  if (alerted) ctx.notifications.ring();
   const secure = ctx.config.publicUrl.startsWith('https:') || ctx.config.nodeEnv === 'production';
   return {
     result: { _id: user.id, token, accounts: accounts.map((account) => account._id) },

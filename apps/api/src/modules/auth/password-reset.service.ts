@@ -6,6 +6,7 @@ import { hashSecret } from '../../security/passwords.ts';
 import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { MailMessage } from '../mail/mailer.ts';
+import { noticeMail } from '../mail/templates.ts';
 import { findUserByEmail } from '../users/users.service.ts';
 import { admitLoginAttempt, RESET_THROTTLE, type ThrottleKey } from './login-throttle.ts';
 
@@ -40,27 +41,37 @@ function deliverLater(ctx: AppContext, deliver: () => Promise<void>): void {
 }
 
 function resetMail(email: string, firstName: string, link: string): MailMessage {
-  return {
-    to: email,
-    subject: 'Reset your Kestrel password',
-    text:
-      `Hello ${firstName},\n\n` +
-      `Someone (we hope you) asked to reset the password of your Kestrel account. To choose a new password, open this link:\n${link}\n\n` +
-      `The link works once and expires in ${PASSWORD_RESET_LINK_MINUTES} minutes. ` +
-      `If you did not ask for it, ignore this mail: your password stays as it is.`,
-  };
+  return noticeMail(
+    email,
+    {
+      subject: 'Reset your Kestrel password',
+      headline: 'Choose a new password',
+      name: firstName,
+      intro: ['Someone (we hope you) asked to reset the password of your Kestrel account. To choose a new password, open this link:'],
+      action: { label: 'Choose a new password', url: link },
+      outro: [
+        `The link works once and expires in ${PASSWORD_RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this mail: your password stays as it is.`,
+      ],
+      footer: `You get this because a password reset was asked for ${email} on Kestrel.`,
+    },
+    { template: 'password_reset' },
+  );
 }
 
 function changedMail(email: string, firstName: string, loginUrl: string): MailMessage {
-  return {
-    to: email,
-    subject: 'Your Kestrel password was changed',
-    text:
-      `Hello ${firstName},\n\n` +
-      `The password of your Kestrel account was just changed with a reset link, and every device that was signed in has been signed out.\n\n` +
-      `If this was you, sign in with the new password: ${loginUrl}\n` +
-      `If it was not, reset your password again at once and contact support.`,
-  };
+  return noticeMail(
+    email,
+    {
+      subject: 'Your Kestrel password was changed',
+      headline: 'Your password was changed',
+      name: firstName,
+      intro: ['The password of your Kestrel account was just changed with a reset link, and every device that was signed in has been signed out.'],
+      action: { label: 'Sign in with the new password', url: loginUrl },
+      outro: ['If this was you, there is nothing else to do.', 'If it was not, reset your password again at once and contact support.'],
+      footer: `You get this security notice at the address you sign in with, ${email}. It cannot be switched off.`,
+    },
+    { template: 'password_changed' },
+  );
 }
 
 /**

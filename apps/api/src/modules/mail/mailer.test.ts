@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testServer } from '../../../test/harness.ts';
-import { createMailer, createSmtpMailer } from './mailer.ts';
+import { createMailer, createSmtpMailer, SMTP_RETRY_BASE_MS } from './mailer.ts';
 
 interface Received {
   from: string | undefined;
@@ -61,6 +61,66 @@ describe('SMTP transport against a real SMTP server', () => {
     const row = await db.selectFrom('mailMessages').selectAll().where('toAddress', '=', to).executeTakeFirstOrThrow();
     expect(row.sentAt).toBeNull();
     expect(row.error).toMatch(/No such mailbox/);
+  });
+
+  const smtp = async () => createSmtpMailer((await testServer()).db, `smtp://127.0.0.1:${port}`, 'Kestrel <no-reply@kestrel.test>');
+  const receivedBy = (to: string) => received.filter((mail) => mail.to.includes(to));
+
+  it('a staged mail is written with the transaction and sent after commit; a rollback sends nothing', async () => {
+    const { db } = await testServer();
+    const mailer = await smtp();
+    const to = `staged-${Date.now()}@example.test`;
+    const deliver = await db.transaction().execute((trx) => mailer.stage(trx, { to, subject: 'Staged', text: 'plain part', html: '<p>html part</p>' }));
+    const pending = await db.selectFrom('mailMessages').selectAll().where('toAddress', '=', to).executeTakeFirstOrThrow();
+    expect(pending).toMatchObject({ transport: 'smtp', sentAt: null, attempts: 0 });
+    expect(receivedBy(to)).toEqual([]);
+    await deliver();
+    expect(receivedBy(to)).toHaveLength(1);
+    expect(receivedBy(to)[0]?.raw).toMatch(/multipart\/alternative/);
+    expect(receivedBy(to)[0]?.raw).toContain('<p>html part</p>');
+    expect(await db.selectFrom('mailMessages').select(['sentAt', 'attempts', 'nextAttemptAt']).where('id', '=', pending.id).executeTakeFirstOrThrow()).toMatchObject({
+      attempts: 1,
+      nextAttemptAt: null,
+    });
+
+    const gone = `rolled-back-${Date.now()}@example.test`;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await mailer.stage(trx, { to: gone, subject: 'Never', text: 'never' });
+        throw new Error('the change rolled back');
+      }),
+    ).rejects.toThrow('the change rolled back');
+    expect(await mailer.sendDue(new Date(Date.now() + 10 * 60_000))).toBeGreaterThanOrEqual(0);
+    expect(receivedBy(gone)).toEqual([]);
+    expect(await db.selectFrom('mailMessages').select('id').where('toAddress', '=', gone).execute()).toEqual([]);
+  });
+
+  it('a process that stopped after commit and before the send: sendDue sends the mail once, after its hold', async () => {
+    const { db } = await testServer();
+    const mailer = await smtp();
+    const to = `crashed-${Date.now()}@example.test`;
+    // Committed, but the after-commit send never runs (the process stopped).
+    await db.transaction().execute((trx) => mailer.stage(trx, { to, subject: 'Left behind', text: 'still sent' }));
+    expect(await mailer.sendDue()).toBe(0); // held by the process that staged it, for a minute
+    await mailer.sendDue(new Date(Date.now() + 61_000));
+    expect(receivedBy(to)).toHaveLength(1);
+    await mailer.sendDue(new Date(Date.now() + 10 * 60_000));
+    expect(receivedBy(to)).toHaveLength(1);
+  });
+
+  it('a staged mail the server refuses is retried with back-off and its error kept', async () => {
+    const { db } = await testServer();
+    const mailer = await smtp();
+    const to = `bounce-staged-${Date.now()}@example.test`;
+    const deliver = await db.transaction().execute((trx) => mailer.stage(trx, { to, subject: 'Bounces', text: 'x' }));
+    const before = Date.now();
+    await deliver();
+    const row = await db.selectFrom('mailMessages').selectAll().where('toAddress', '=', to).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ sentAt: null, attempts: 1 });
+    expect(row.error).toMatch(/No such mailbox/);
+    expect(row.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + SMTP_RETRY_BASE_MS);
+    await mailer.sendDue(new Date(before + SMTP_RETRY_BASE_MS + 5_000));
+    expect((await db.selectFrom('mailMessages').select('attempts').where('id', '=', row.id).executeTakeFirstOrThrow()).attempts).toBe(2);
   });
 });
 

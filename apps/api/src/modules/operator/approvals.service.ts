@@ -97,7 +97,7 @@ export async function decideApproval(
   reason: string,
   ip: string,
 ): Promise<OperatorApprovalView> {
-  return inTransaction(ctx.db, async (trx) => {
+  const decided = await inTransaction(ctx.db, async (trx) => {
     const request = await lockApproval(trx, approvalId);
     if (!request) throw notFound(operatorMessages.approvalNotFound, 'approval_not_found');
     if (request.requestedBy === deciderId) throw forbidden(operatorMessages.cannotDecideOwn, 'own_request');
@@ -128,6 +128,9 @@ export async function decideApproval(
     });
     return approvalView(trx, request.id);
   });
+  // An approved payout wrote the withdrawal's notification event; its mail leaves now.
+  ctx.notifications.ring();
+  return decided;
 }
 
 /**

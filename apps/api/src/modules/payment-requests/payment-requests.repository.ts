@@ -257,3 +257,32 @@ export async function linkChargeRecorded(db: Db, linkId: string, processorRefere
 export function countAccountLinkPaymentsQuery(db: Db, accountId: string | Expression<string>) {
   return db.selectFrom('paymentRequestPayments').select((eb) => eb.fn.countAll<number>().as('count')).where('accountId', '=', accountId);
 }
+
+/** Link payments with their link, for the payer's receipt and the owner's "you got paid" notice (modules/notifications). */
+export function linkPaymentsForNotice(db: Db | Trx, linkPaymentIds: readonly string[]) {
+  if (linkPaymentIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('paymentRequestPayments')
+    .innerJoin('paymentRequests', 'paymentRequests.id', 'paymentRequestPayments.paymentRequestId')
+    .select([
+      'paymentRequestPayments.id',
+      'paymentRequestPayments.accountId',
+      'paymentRequestPayments.transactionId',
+      'paymentRequestPayments.currency',
+      'paymentRequestPayments.amountCents',
+      'paymentRequestPayments.feeCents',
+      'paymentRequestPayments.sourceType',
+      'paymentRequestPayments.sourceBrand',
+      'paymentRequestPayments.sourceLast4',
+      'paymentRequestPayments.payerEmail',
+      'paymentRequestPayments.cardHolderName',
+      'paymentRequestPayments.reference',
+      'paymentRequestPayments.createdAt',
+      'paymentRequests.id as linkId',
+      'paymentRequests.paymentPurpose',
+      'paymentRequests.reference as linkReference',
+    ])
+    .where('paymentRequestPayments.id', 'in', linkPaymentIds)
+    .execute();
+}
+export type LinkPaymentNoticeRow = Awaited<ReturnType<typeof linkPaymentsForNotice>>[number];

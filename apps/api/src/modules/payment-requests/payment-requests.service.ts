@@ -42,6 +42,8 @@ import {
 export { payPaymentRequestByCard, payPaymentRequestByWallet } from './link-pay.service.ts';
 /** What the dashboard reads of the links (its counters), so that no other module imports this module's repository. */
 export { countAccountLinkPaymentsQuery } from './payment-requests.repository.ts';
+/** The link payments' notices (modules/notifications) read them through this. */
+export { linkPaymentsForNotice, type LinkPaymentNoticeRow } from './payment-requests.repository.ts';
 
 /*
  * Payment-request links. The owner creates a link on one of their accounts; anyone holding

@@ -209,3 +209,37 @@ export async function paymentChargeRecorded(db: Db, paymentId: string, processor
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Paid gateway payments with their store, for the customer's receipt and the owner's "you got
+ * paid" notice (modules/notifications). A payment not (or no longer) paid answers no row.
+ */
+export function paidPaymentsForNotice(db: Db | Trx, paymentIds: readonly string[]) {
+  if (paymentIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('payments')
+    .innerJoin('stores', 'stores.id', 'payments.storeId')
+    .select([
+      'payments.id',
+      'payments.accountId',
+      'payments.orderId',
+      'payments.currency',
+      'payments.amountCents',
+      'payments.feeCents',
+      'payments.customerName',
+      'payments.customerEmail',
+      'payments.productName',
+      'payments.paymentSourceType',
+      'payments.sourceBrand',
+      'payments.sourceLast4',
+      'payments.transactionId',
+      'payments.paidAt',
+      'stores.storeId as publicStoreId',
+      'stores.storeName',
+      'stores.notifyOnPayment',
+    ])
+    .where('payments.id', 'in', paymentIds)
+    .where('payments.paymentStatus', '=', 'success')
+    .execute();
+}
+export type PaidPaymentNoticeRow = Awaited<ReturnType<typeof paidPaymentsForNotice>>[number];

@@ -26,6 +26,8 @@ import { paymentCreate } from './payment-create.ts';
 import { findPayment, findPaymentByUrlId, type PaymentRow } from './payments.repository.ts';
 
 export type { CardPaymentAnswer } from './payment-collect.ts';
+// Other modules read this module's tables through these (lint keeps them out of its repository).
+export { paidPaymentsForNotice, type PaidPaymentNoticeRow } from './payments.repository.ts';
 
 export const checkoutUrl = (ctx: AppContext, urlId: string) => `${ctx.config.publicUrl}/web-pay/${urlId}`;
 

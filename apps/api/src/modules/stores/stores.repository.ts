@@ -15,6 +15,7 @@ const storeColumns = [
   'stores.previousStoreKeyEncrypted',
   'stores.previousStoreKeyExpiresAt',
   'stores.storeKeyRotatedAt',
+  'stores.notifyOnPayment',
   'stores.status',
   'stores.statusReason',
   'stores.createdAt',

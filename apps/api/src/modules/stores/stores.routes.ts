@@ -6,6 +6,7 @@ import {
   storeIdParams,
   storeListView,
   storeMessages,
+  storePaymentMailsBody,
   storeReviewView,
   storeStatus,
   storeView,
@@ -17,7 +18,18 @@ import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { readMultipart } from '../../http/multipart.ts';
-import { createStore, getStore, listStores, listStoresForReview, MAX_BUSINESS_DOCUMENTS, readStoreDocument, readStoreLogo, reviewStore, rotateStoreKey } from './stores.service.ts';
+import {
+  createStore,
+  getStore,
+  listStores,
+  listStoresForReview,
+  MAX_BUSINESS_DOCUMENTS,
+  readStoreDocument,
+  readStoreLogo,
+  reviewStore,
+  rotateStoreKey,
+  setStorePaymentMails,
+} from './stores.service.ts';
 
 export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -168,5 +180,23 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await rotateStoreKey(app.ctx, callerId(request), request.params.storeId, request.body.tpin, clientIp(request)), storeMessages.keyRotated),
+  );
+
+  app.put(
+    '/payment_gateway_store/:storeId/payment-mails',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['stores'],
+        summary: 'Switch the "You got paid" notices of one of your stores on or off',
+        params: storeIdParams,
+        body: storePaymentMailsBody,
+        response: { 200: successEnvelope(storeView), 404: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const store = await setStorePaymentMails(app.ctx, callerId(request), request.params.storeId, request.body.notifyOnPayment, clientIp(request));
+      return ok(store, store.notifyOnPayment ? storeMessages.paymentMailsOn : storeMessages.paymentMailsOff);
+    },
   );
 };

@@ -54,6 +54,7 @@ function storeView(ctx: AppContext, row: StoreRow): StoreView {
     statusReason: row.statusReason,
     ...previousKeyOf(ctx, row),
     storeKeyRotatedAt: row.storeKeyRotatedAt ? row.storeKeyRotatedAt.toISOString() : null,
+    notifyOnPayment: row.notifyOnPayment,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -274,5 +275,23 @@ export async function rotateStoreKey(ctx: AppContext, callerId: string, storeId:
     await recordActivity(trx, account.id, 'Store key rotated', `${owned.storeName} (${storeId}): the previous key works for ${STORE_KEY_GRACE_HOURS} more hours`);
     await recordAudit(trx, { actorUserId: callerId, action: 'store.key_rotated', subjectType: 'store', subjectId: storeId, ip, details: { graceHours: STORE_KEY_GRACE_HOURS } });
   });
+  return getStore(ctx, callerId, storeId);
+}
+
+/**
+ * PUT /v1/payment_gateway_store/{storeId}/payment-mails: the owner switches the store's "You
+ * got paid" notices on or off (no TPIN: no money moves and the customer's receipt is not
+ * affected). Audited, with an activity on the account; anyone else gets the usual 404.
+ */
+export async function setStorePaymentMails(ctx: AppContext, callerId: string, storeId: string, notifyOnPayment: boolean, ip: string): Promise<StoreView> {
+  const owned = await findOwnedStore(ctx.db, callerId, storeId);
+  if (!owned) throw notFound(storeMessages.notFound, 'store_not_found');
+  if (owned.notifyOnPayment !== notifyOnPayment) {
+    await inTransaction(ctx.db, async (trx) => {
+      await trx.updateTable('stores').set({ notifyOnPayment, updatedAt: new Date() }).where('id', '=', owned.id).execute();
+      await recordActivity(trx, owned.accountId, notifyOnPayment ? 'Payment e-mails on' : 'Payment e-mails off', `${owned.storeName} (${storeId})`);
+      await recordAudit(trx, { actorUserId: callerId, action: 'store.payment_mails', subjectType: 'store', subjectId: storeId, ip, details: { notifyOnPayment } });
+    });
+  }
   return getStore(ctx, callerId, storeId);
 }

@@ -44,3 +44,14 @@ export async function recentRecipients(db: Db, fromAccountId: string, limit: num
     .limit(limit)
     .execute();
 }
+
+/** Transfers by their ledger transaction ids, for the "you sent" / "you received" notices. */
+export function transfersForNotice(db: Db | Trx, ledgerTransactionIds: readonly number[]) {
+  if (ledgerTransactionIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('transfers')
+    .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'transfers.ledgerTransactionId')
+    .select(['transfers.ledgerTransactionId', 'ledgerTransactions.transactionId', 'transfers.fromAccountId', 'transfers.toAccountId', 'transfers.currency', 'transfers.amountCents', 'transfers.createdAt'])
+    .where('transfers.ledgerTransactionId', 'in', ledgerTransactionIds)
+    .execute();
+}

@@ -35,3 +35,9 @@ export async function isOperator(db: Db, userId: string): Promise<boolean> {
   const user = await db.selectFrom('users').select('isOperator').where('id', '=', userId).executeTakeFirst();
   return user?.isOperator === true;
 }
+
+/** Users by id, for the notices that go to a person's sign-in address (modules/notifications). */
+export function usersForNotice(db: Db, userIds: readonly string[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').select(['id', 'email', 'firstName', 'lastName']).where('id', 'in', userIds).execute();
+}

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 import { badRequest } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { noticeMail } from '../mail/templates.ts';
 
 export const VERIFICATION_LINK_HOURS = 24;
 
@@ -19,15 +20,21 @@ export async function sendVerificationMail(ctx: AppContext, user: { id: string; 
     })
     .execute();
   const link = `${ctx.config.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
-  await ctx.mailer.send({
-    to: user.email,
-    subject: 'Verify your Kestrel e-mail address',
-    text:
-      `Hello ${user.firstName},\n\n` +
-      `Please confirm your e-mail address for Kestrel by opening this link:\n${link}\n\n` +
-      `The link works once and expires in ${VERIFICATION_LINK_HOURS} hours. ` +
-      `If you did not sign up for Kestrel, you can ignore this mail.`,
-  });
+  await ctx.mailer.send(
+    noticeMail(
+      user.email,
+      {
+        subject: 'Verify your Kestrel e-mail address',
+        headline: 'Confirm your e-mail address',
+        name: user.firstName,
+        intro: ['Please confirm your e-mail address for Kestrel by opening this link:'],
+        action: { label: 'Confirm my e-mail address', url: link },
+        outro: [`The link works once and expires in ${VERIFICATION_LINK_HOURS} hours. If you did not sign up for Kestrel, you can ignore this mail.`],
+        footer: `You get this because ${user.email} was used to sign up for Kestrel.`,
+      },
+      { template: 'verify_email' },
+    ),
+  );
 }
 
 /** Marks the e-mail verified if the token is known, unused and not expired; the token is spent. */

@@ -105,6 +105,7 @@ export async function cancelWithdrawal(
   switch (outcome.kind) {
     case 'ok':
       if (outcome.bodyText === null) throw new Error('withdrawal_move answered a cancel without its answer');
+      ctx.notifications.ring();
       return { result: JSON.parse(outcome.bodyText) as WithdrawalView, replayed: false };
     case 'replay':
       return { result: JSON.parse(outcome.bodyText) as WithdrawalView, replayed: true };

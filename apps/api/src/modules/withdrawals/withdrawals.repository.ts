@@ -90,3 +90,14 @@ export function withdrawalColumns(row: WithdrawalRow & { accountNumber: string; 
   const { accountNumber: _number, accountHolder: _holder, ...withdrawal } = row;
   return withdrawal;
 }
+
+/** Withdrawals by id, for the owner's status notices (modules/notifications). */
+export function withdrawalsForNotice(db: Db | Trx, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('bankWithdrawals')
+    .select(['id', 'accountId', 'currency', 'amountCents', 'bankName', 'bankAccountNumber', 'failureReason', 'createdAt', 'updatedAt'])
+    .where('id', 'in', ids)
+    .execute();
+}
+export type WithdrawalNoticeRow = Awaited<ReturnType<typeof withdrawalsForNotice>>[number];

@@ -35,7 +35,7 @@ import {
 } from './withdrawals.repository.ts';
 
 // Other modules read this module's tables through these (lint keeps them out of its repository).
-export { countAccountWithdrawalsQuery } from './withdrawals.repository.ts';
+export { countAccountWithdrawalsQuery, withdrawalsForNotice, type WithdrawalNoticeRow } from './withdrawals.repository.ts';
 
 /*
  * Bank withdrawals. Asking for one moves the money from the wallet to the payouts-in-flight
@@ -152,6 +152,8 @@ export async function createWithdrawal(
   switch (outcome.kind) {
     case 'ok':
     case 'replay':
+      // 'ok' wrote the owner's notification event (Pending); its mail leaves after this answer.
+      if (outcome.kind === 'ok') ctx.notifications.ring();
       return { result: JSON.parse(outcome.bodyText) as WithdrawalView, replayed: outcome.kind === 'replay' };
     case 'idempotency_mismatch':
       throw idempotencyKeyReused();
@@ -226,7 +228,10 @@ export async function moveWithdrawal(
   reason?: string,
 ): Promise<OperatorWithdrawalView> {
   if (!isUuid(id)) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
-  return moveWithdrawalIn(ctx.db, operatorId, id, action, ip, reason);
+  const moved = await moveWithdrawalIn(ctx.db, operatorId, id, action, ip, reason);
+  // The call wrote the owner's notification event (the new status); its mail leaves now.
+  ctx.notifications.ring();
+  return moved;
 }
 
 /** Both operators of a four-eyes completion: who asked, who approved. */

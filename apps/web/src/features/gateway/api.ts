@@ -66,3 +66,15 @@ export function useRotateStoreKey(storeId: string) {
     },
   });
 }
+
+/** PUT /v1/payment_gateway_store/{storeId}/payment-mails: the owner's "You got paid" notices on or off. */
+export function useStorePaymentMails(storeId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (notifyOnPayment: boolean) => http.put(`/v1/payment_gateway_store/${segment(storeId)}/payment-mails`, { notifyOnPayment }, storeView),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(storeKeys.one(storeId), answer.data);
+      return queryClient.invalidateQueries({ queryKey: storeKeys.all });
+    },
+  });
+}

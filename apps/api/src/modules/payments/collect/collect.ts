@@ -179,6 +179,8 @@ async function post<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: st
   });
   switch (outcome.kind) {
     case 'ok':
+      // The call wrote the receipt's and the payee's notification event; their mails leave after this answer.
+      ctx.notifications.ring();
       return { answer: described.answer, replayed: false };
     case 'replay':
       return { answer: JSON.parse(outcome.bodyText) as A, replayed: true };

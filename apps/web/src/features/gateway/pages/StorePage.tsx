@@ -13,6 +13,7 @@ import { useStore } from '../api.ts';
 import { IntegrationGuide } from '../components/IntegrationGuide.tsx';
 import { CopyField, StoreStatusBadge } from '../components/StoreBits.tsx';
 import { StoreKeyRotation } from '../components/StoreKeyRotation.tsx';
+import { StorePaymentMails } from '../components/StorePaymentMails.tsx';
 
 type TabKey = 'payments' | 'integration';
 const tabs = [
@@ -65,7 +66,7 @@ export function StorePage() {
           <img src={data.storeLogo} alt={`${data.storeName} logo`} className="size-16 rounded-xl border border-slate-200 object-cover" />
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-2">
-              <h1 className="text-2xl font-bold tracking-tight text-slate-900">{data.storeName}</h1>
+              <h1 className="min-w-0 text-2xl font-bold tracking-tight wrap-anywhere text-slate-900">{data.storeName}</h1>
               <StoreStatusBadge status={data.status} />
               <button
                 type="button"
@@ -93,6 +94,7 @@ export function StorePage() {
           <CopyField label="Store key" value={data.storeKey} secret />
         </dl>
         <StoreKeyRotation store={data} />
+        <StorePaymentMails store={data} />
       </section>
       <Tabs label="Store" tabs={tabs} selected={tab} onSelect={setTab}>
         {tab === 'payments' ? <StorePayments storeId={data.storeId} /> : <IntegrationGuide store={data} />}

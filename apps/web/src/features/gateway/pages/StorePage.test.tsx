@@ -1,0 +1,65 @@
+import type { StoreView } from '@kestrel/shared';
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderPage, signedIn, signIn, stubApi, success, writes } from '../../../test/render.tsx';
+import { StorePage } from './StorePage.tsx';
+
+const store: StoreView = {
+  _id: 'st-1',
+  storeId: 'S1',
+  storeName: 'Corner Shop',
+  storeLogo: '/v1/store-logos/a.png',
+  storeURL: 'https://shop.example.com',
+  callbackURL: 'https://shop.example.com/kestrel',
+  storeKey: 'key-1',
+  accountEmail: signedIn.account.accountEmail,
+  accountNumber: signedIn.account.accountNumber,
+  status: 'Approved',
+  statusReason: null,
+  previousStoreKey: null,
+  previousStoreKeyExpiresAt: null,
+  storeKeyRotatedAt: null,
+  notifyOnPayment: true,
+  createdAt: '2026-11-25T12:00:00.000Z',
+};
+
+const page = {
+  'GET /v1/payment_gateway_store/S1': success(store),
+  'GET /v1/payment/store/S1': success([]),
+  'GET /v1/payment/store/S1/summary': success({ all: 0, succeeded: 0, initiated: 0, failed: 0, refundCount: 0, refundedAmount: 0 }),
+};
+
+describe('the store page: payment e-mails', () => {
+  beforeEach(signIn);
+
+  it('shows the switch on, turns it off with the server and says so in a toast', async () => {
+    // The server's state: the page reads it again after the change.
+    let current = store;
+    const calls = stubApi({
+      ...page,
+      'GET /v1/payment_gateway_store/S1': () => success(current),
+      'PUT /v1/payment_gateway_store/S1/payment-mails': (call) => {
+        current = { ...store, notifyOnPayment: (call.body as { notifyOnPayment: boolean }).notifyOnPayment };
+        return success(current, 'Payment e-mails are off for this store');
+      },
+    });
+    const { user } = renderPage(<StorePage />, { path: '/payment-gateway/S1', pattern: '/payment-gateway/:storeId' });
+    const toggle = await screen.findByRole('switch', { name: 'Payment e-mails' });
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+    await user.click(toggle);
+    expect(await screen.findByText('Payment e-mails are off for this store')).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Payment e-mails' }).getAttribute('aria-checked')).toBe('false'));
+    expect(writes(calls)).toEqual([['PUT', '/v1/payment_gateway_store/S1/payment-mails', { notifyOnPayment: false }]]);
+  });
+
+  it("keeps the server's state when the change is refused and shows why", async () => {
+    stubApi({
+      ...page,
+      'PUT /v1/payment_gateway_store/S1/payment-mails': { status: 404, body: { status: 'error', error: 'Store not found', code: 'store_not_found' } },
+    });
+    const { user } = renderPage(<StorePage />, { path: '/payment-gateway/S1', pattern: '/payment-gateway/:storeId' });
+    await user.click(await screen.findByRole('switch', { name: 'Payment e-mails' }));
+    expect(await screen.findByText('Store not found')).toBeTruthy();
+    expect(screen.getByRole('switch', { name: 'Payment e-mails' }).getAttribute('aria-checked')).toBe('true');
+  });
+});

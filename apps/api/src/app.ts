@@ -44,7 +44,7 @@ import { refundsExportRoutes } from './modules/refunds/refunds.export.ts';
 import { refundsRoutes } from './modules/refunds/refunds.routes.ts';
 import { callbacksRoutes } from './modules/callbacks/callbacks.routes.ts';
 import { devStoreCallbackRoutes } from './modules/callbacks/dev-listener.routes.ts';
-import type { CardProcessor } from './modules/payments/card-processor.ts';
+import { createSandboxProcessor, type CardProcessor } from './modules/payments/card-processor.ts';
 import { transactionsExportRoutes } from './modules/transactions/transactions.export.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
@@ -103,7 +103,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       forgetSession: (sessionId) => sessions.forget(sessionId),
       isOperator: (userId) => isOperator(db, userId),
     },
-    ...(options.cardProcessor ? { cardProcessor: options.cardProcessor } : {}),
+    // The sandbox keeps its records (its settlement file) in this database, outside the ledger's transactions.
+    cardProcessor: options.cardProcessor ?? createSandboxProcessor(db),
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);

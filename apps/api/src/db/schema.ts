@@ -2,19 +2,21 @@ import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, Json, NullableTimestamp, Timestamp } from './schema/columns.ts';
 import type { IdentityTables } from './schema/identity.ts';
 import type { PaymentRequestTables } from './schema/payment-requests.ts';
+import type { ReconciliationTables } from './schema/reconciliation.ts';
 import type { RefundTables } from './schema/refunds.ts';
 import type { WithdrawalInvoiceTables } from './schema/withdrawals-invoices.ts';
 
 /**
  * Kysely's view of the tables (camelCase; the CamelCasePlugin maps to snake_case columns):
  * `Database` is every table, by area. The identity area (users, sessions, mail, audit) and
- * the withdrawals and invoices and the payment-request areas are in schema/; the wallet,
+ * the withdrawals and invoices, the payment-request, refund and reconciliation areas are in schema/; the wallet,
  * ledger and gateway areas are below. Table types are re-exported here, so code imports this file only.
  */
 export type * from './schema/identity.ts';
 export type * from './schema/withdrawals-invoices.ts';
 export type * from './schema/payment-requests.ts';
 export type * from './schema/refunds.ts';
+export type * from './schema/reconciliation.ts';
 
 export interface AccountsTable {
   id: Generated<string>;
@@ -129,7 +131,7 @@ export interface ActivitiesTable {
   createdAt: CreatedAt;
 }
 
-export interface Database extends IdentityTables, WithdrawalInvoiceTables, PaymentRequestTables, RefundTables {
+export interface Database extends IdentityTables, WithdrawalInvoiceTables, PaymentRequestTables, RefundTables, ReconciliationTables {
   accounts: AccountsTable;
   accountUsers: AccountUsersTable;
   identityDocuments: IdentityDocumentsTable;

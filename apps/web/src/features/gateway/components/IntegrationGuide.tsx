@@ -59,6 +59,7 @@ export function verifyKestrelRedirect(query, storeKey) {
 
 /** What a test card does: succeeds (its refunds too, unless the card refuses them) or fails with its message. */
 function cardResult(testCard: (typeof SANDBOX_TEST_CARDS)[number]): string {
+  if (testCard.outcome === 'no_answer') return 'Charged, but the answer is lost: 502 card_processor_unavailable; reconciliation finds the charge';
   if (testCard.outcome !== 'succeeds') return `Fails: “${testCard.message}”`;
   return testCard.refund === 'refused' ? 'Succeeds; its refunds are refused (refund_declined)' : 'Succeeds';
 }

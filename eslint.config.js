@@ -29,6 +29,7 @@ export const API_MODULE_ORDER = [
   'payments',
   'payment-requests',
   'refunds',
+  'reconciliation',
   'operator',
   'dashboard',
   'demo',

@@ -34,6 +34,7 @@ import { ledgerSealsRoutes } from './modules/ledger/seals.routes.ts';
 import { mailboxRoutes } from './modules/mail/mailbox.routes.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.ts';
 import { cachedSessionLookup } from './modules/sessions/sessions.repository.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
 import { paymentsExportRoutes } from './modules/payments/payments.export.ts';
@@ -188,6 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(ledgerSealsRoutes);
       await v1.register(transactionsExportRoutes);
       await v1.register(operatorRoutes);
+      await v1.register(reconciliationRoutes);
       await v1.register(withdrawalsRoutes);
       await v1.register(withdrawalsExportRoutes);
       await v1.register(storesRoutes);

@@ -11,6 +11,7 @@ import { scheduleIdempotencyCleanup } from './http/idempotency.ts';
 import { startCallbackWorker } from './modules/callbacks/worker.ts';
 import { startRefundRecovery } from './modules/payments/collect/refund.ts';
 import { startLedgerSealer } from './modules/ledger/seals.ts';
+import { startReconciliationJob } from './modules/reconciliation/reconciliation-job.ts';
 import { seedDemo, withCurrentBalances, type DemoLogin } from './modules/demo/seed-demo.ts';
 import { findDemoStore, seedDemoStore, type DemoStore } from './modules/demo/demo-store.ts';
 
@@ -105,6 +106,9 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     // finished or undone now and every 30 s (see modules/payments/collect/refund.ts).
     const refundRecovery = startRefundRecovery(app.ctx);
     app.addHook('onClose', async () => refundRecovery.stop());
+    // Each ended UTC day's card processor records are reconciled with the ledger (modules/reconciliation).
+    const reconciliation = startReconciliationJob({ db: database.db, processor: app.ctx.cardProcessor, log: app.log });
+    app.addHook('onClose', async () => reconciliation.stop());
     // Ledger seals are made after commit, off the money path (see modules/ledger/seals.ts).
     const sealer = startLedgerSealer(database.db, config.secretKey, app.log);
     app.addHook('onClose', async () => sealer.stop());

@@ -47,6 +47,19 @@ export const mismatchKindLabels: Record<MismatchKind, string> = {
   refund_amount_differs: 'Refund amounts differ',
 };
 
+/** What each kind means and what an operator does about it (the console shows it on each difference). */
+export const mismatchKindExplanations: Record<MismatchKind, string> = {
+  charge_not_recorded:
+    'The processor charged the card, but the books have no payment for it (its answer was lost, or the recording failed). Record it on its payment if that still takes it, or void it at the processor.',
+  recorded_not_charged:
+    'The books have a card payment the processor has no charge for, or voided: the payee was credited money that was never collected. Settle it with the processor, then mark it resolved.',
+  charge_amount_differs: 'Both have the charge, with different amounts or currencies. Find out which is right with the processor, then mark it resolved.',
+  refund_not_recorded:
+    'The processor refunded the card, but the books do not show the refund done. A refund the books still have as processing is settled by Record; otherwise settle it by hand and mark it resolved.',
+  recorded_not_refunded: 'The books show a card refund the processor never made: the payer has not had the money back. Ask the processor, then mark it resolved.',
+  refund_amount_differs: 'Both have the refund, with different amounts or currencies. Find out which is right with the processor, then mark it resolved.',
+};
+
 export const mismatchAction = z.enum(['void', 'record', 'resolve']);
 export type MismatchAction = z.infer<typeof mismatchAction>;
 

@@ -298,10 +298,26 @@ export async function releaseMismatch(db: Db, id: string): Promise<void> {
 }
 
 /** Closes an open difference with the operator's resolution and reason; answers false when it was no longer open. */
-export async function resolveMismatch(trx: Trx, id: string, resolution: 'voided' | 'recorded' | 'resolved', reason: string, operatorId: string, options: { claimed: boolean }): Promise<boolean> {
+export async function resolveMismatch(
+  trx: Trx,
+  id: string,
+  resolution: 'voided' | 'recorded' | 'resolved',
+  reason: string,
+  operatorId: string,
+  options: { claimed: boolean; transactionId?: string | undefined },
+): Promise<boolean> {
   let query = trx
     .updateTable('reconciliationMismatches')
-    .set({ status: 'resolved', resolution, resolutionReason: reason, resolvedBy: operatorId, resolvedAt: sql<Date>`now()`, claimedUntil: null })
+    .set({
+      status: 'resolved',
+      resolution,
+      resolutionReason: reason,
+      resolvedBy: operatorId,
+      resolvedAt: sql<Date>`now()`,
+      claimedUntil: null,
+      // A charge recorded now: the ledger transaction that records it.
+      ...(options.transactionId ? { transactionId: options.transactionId } : {}),
+    })
     .where('id', '=', id)
     .where('status', '=', 'open');
   // Marking resolved waits for nobody: it is refused while another operator's action holds the difference.

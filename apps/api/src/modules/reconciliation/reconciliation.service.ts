@@ -152,7 +152,8 @@ async function close(
   closing: { resolution: 'voided' | 'recorded' | 'resolved'; action: string; reason: string; operatorId: string; ip: string; claimed: boolean; details?: Record<string, unknown> },
 ): Promise<ReconciliationMismatchView> {
   await inTransaction(ctx.db, async (trx) => {
-    if (!(await resolveMismatch(trx, row.id, closing.resolution, closing.reason, closing.operatorId, { claimed: closing.claimed }))) {
+    const transactionId = typeof closing.details?.transactionId === 'string' ? closing.details.transactionId : undefined;
+    if (!(await resolveMismatch(trx, row.id, closing.resolution, closing.reason, closing.operatorId, { claimed: closing.claimed, transactionId }))) {
       const now = await findMismatch(trx, row.id);
       throw now?.status === 'open' ? conflict(rm.inProgress, 'mismatch_in_progress') : conflict(rm.notOpen, 'mismatch_resolved');
     }

@@ -254,6 +254,7 @@ describe('charged but not recorded', () => {
     const recorded = await act(w, found!, 'record', 'Processor timeout; the charge is real');
     expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
     expect(recorded.body).toMatchObject({ message: rm.recorded, data: { status: 'resolved', resolution: 'recorded', resolutionReason: 'Processor timeout; the charge is real', resolvedBy: { userId: ops.userId }, actions: [] } });
+    expect(recorded.body.data.transactionId).toMatch(/\S/);
 
     // Paid as any card payment: the payment, the owner's wallet (less the 2 % fee), the store's callback, the ledger's reference.
     const seen = await w.call('GET', `/v1/payment/paymentId/${paymentId}`, { headers: store.headers });
@@ -270,6 +271,7 @@ describe('charged but not recorded', () => {
         details: expect.objectContaining({ reason: 'Processor timeout; the charge is real', reference: charged.reference, transactionId: seen.body.data.transactionId }),
       }),
     ]);
+    expect(recorded.body.data.transactionId).toBe(seen.body.data.transactionId);
 
     // Done once: a second Record is refused, and a re-run finds nothing.
     expect((await act(w, found!, 'record')).body.code).toBe('mismatch_resolved');

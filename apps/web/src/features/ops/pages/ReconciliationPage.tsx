@@ -195,6 +195,7 @@ function resolutionText(mismatch: ReconciliationMismatchView): string {
 
 function MismatchCard({ mismatch }: { mismatch: ReconciliationMismatchView }) {
   const label = mismatchKindLabels[mismatch.kind];
+  const open = mismatch.status === 'open';
   const paid =
     mismatch.target === 'payment' && mismatch.recordId ? (
       <Link to={`/ops/payments/${mismatch.recordId}`} className="font-mono text-xs break-all text-brand-700 underline hover:text-brand-900">
@@ -220,8 +221,8 @@ function MismatchCard({ mismatch }: { mismatch: ReconciliationMismatchView }) {
             ['Paid to', paid],
             ...(mismatch.accountNumber ? ([['Account', <span key="acc" className="font-mono">{mismatch.accountNumber}</span>]] as [string, ReactNode][]) : []),
             ...(mismatch.card ? ([['Card', mismatch.card]] as [string, ReactNode][]) : []),
-            ['Processor', side(mismatch.processorAmount, mismatch.currency, mismatch.processorStatus, mismatch.processorAt)],
-            ['Ledger', side(mismatch.ledgerAmount, mismatch.currency, mismatch.ledgerStatus, mismatch.ledgerAt)],
+            [open ? 'Processor' : 'Processor (when found)', side(mismatch.processorAmount, mismatch.currency, mismatch.processorStatus, mismatch.processorAt)],
+            [open ? 'Ledger' : 'Ledger (when found)', side(mismatch.ledgerAmount, mismatch.currency, mismatch.ledgerStatus, mismatch.ledgerAt)],
             ...(mismatch.transactionId ? ([['Transaction', <span key="tx" className="font-mono text-xs break-all">{mismatch.transactionId}</span>]] as [string, ReactNode][]) : []),
             ...(mismatch.refundId ? ([['Refund', <span key="rf" className="font-mono text-xs break-all">{mismatch.refundId}</span>]] as [string, ReactNode][]) : []),
             ['First found', when(mismatch.firstSeenAt)],

@@ -149,7 +149,7 @@ export function createSandboxProcessor(db: Db, options: { name?: string } = {}):
         })
         .execute();
       // The card is charged; the answer is "lost on the way back" (the test card of a timeout).
-      if (card.outcome === 'no_answer') throw new CardProcessorUnavailableError(`sandbox: the answer to charge ${reference} was lost (test card ${card.number})`);
+      if (card.outcome === 'no_answer') throw new CardProcessorUnavailableError(`sandbox: the answer to charge ${reference} was lost (its no-answer test card)`);
       return { approved: true, reference };
     },
     async void(reference) {

@@ -67,7 +67,8 @@ describe('npm run reconcile', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Three processes, two of them starting an embedded database: minutes on a busy machine.
+  }, 300_000);
 
   it('explains, without a stack trace, that a running server holds the embedded database, and where to reconcile meanwhile', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-reconcile-'));

@@ -63,7 +63,8 @@ export const operatorOperations: Record<string, OperationDoc> = {
   'POST /v1/operator/reconciliation/runs': {
     ...operator(
       'runReconciliation',
-      "Reconciles one UTC day now (today: as far as it has gone): the processor's charges and refunds of the day against the ledger's card payments and card refunds. Running a day again replaces its figures, keeps each difference and its resolution, and clears the differences no longer found. A day not yet begun is 400 `day_in_future`.",
+      "Reconciles one UTC day now (today: as far as it has gone): the processor's charges and refunds of the day against the ledger's card payments and card refunds. Running a day again replaces its figures, keeps each difference and its resolution, and clears the differences no longer found. A day not yet begun is 400 `day_in_future`; a processor whose records cannot be read is 502 (nothing stored).",
+      [502],
     ),
     requestExample: { day: '2026-05-01' },
   },

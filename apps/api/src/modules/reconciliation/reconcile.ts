@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { ReconciliationTrigger } from '../../db/schema.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { dayRangeOf, type CardProcessor } from '../payments/card-processor.ts';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
+import { CardProcessorUnavailableError, dayRangeOf, type CardProcessor } from '../payments/card-processor.ts';
 import { REFUND_RECOVERY_AFTER_MS, REFUND_RECOVERY_INTERVAL_MS } from '../payments/collect/refund.ts';
 import { compare, targetOf, type FoundMismatch } from './compare.ts';
 import { ledgerChargesByReference, ledgerChargesOfDay, ledgerRefundsOfDay, recordStates, refundsById, saveRun } from './reconciliation.repository.ts';
@@ -46,7 +47,13 @@ export async function reconcileDay(
 ): Promise<ReconcileResult> {
   const { db, processor } = deps;
   const range = dayRangeOf(day);
-  const [before, records, after] = await Promise.all([processor.settlementRecords(dayAfter(day, -1)), processor.settlementRecords(day), processor.settlementRecords(dayAfter(day))]);
+  const file = (of: string) =>
+    processor.settlementRecords(of).catch((error: unknown) => {
+      // Our own database gone stays itself (503); anything else is the processor not answering.
+      if (isDatabaseUnavailable(error)) throw error;
+      throw new CardProcessorUnavailableError(`the processor's records of ${of} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  const [before, records, after] = await Promise.all([file(dayAfter(day, -1)), file(day), file(dayAfter(day))]);
   // Who holds the charged payments and links is read before the books: a charge on its way is
   // then either still held, or in the books by the time they are read.
   const named = records.filter((record) => record.kind === 'charge').flatMap((record) => targetOf(record.merchantReference) ?? []);

@@ -14,7 +14,7 @@ import { requestHash, storedAnswer } from '../../http/idempotency.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { recordStandingLinkCharge } from '../payment-requests/payment-requests.service.ts';
-import type { SettlementRecord } from '../payments/card-processor.ts';
+import { CardProcessorUnavailableError, type SettlementRecord } from '../payments/card-processor.ts';
 import { cardProcessorOf, type StandingCharge } from '../payments/collect/collect.ts';
 import { finishCardRefund } from '../payments/collect/refund.ts';
 import { recordStandingPaymentCharge } from '../payments/payments.service.ts';
@@ -112,7 +112,13 @@ export async function listReconciliationRuns(ctx: AppContext): Promise<Reconcili
 export async function runReconciliation(ctx: AppContext, operatorId: string, day: string): Promise<ReconciliationRunView> {
   if (!dayHasBegun(day)) throw badRequest(rm.dayInFuture, { day: rm.dayInFuture }, 'day_in_future');
   const processor = cardProcessorOf(ctx);
-  await reconcileDay({ db: ctx.db, processor }, day, { trigger: 'operator', userId: operatorId });
+  try {
+    await reconcileDay({ db: ctx.db, processor }, day, { trigger: 'operator', userId: operatorId });
+  } catch (error) {
+    if (!(error instanceof CardProcessorUnavailableError)) throw error;
+    ctx.log.warn({ err: error, day }, 'reconciliation: the processor did not answer');
+    throw new AppError(502, 'card_processor_unavailable', rm.processorUnavailable);
+  }
   const run = await findRun(ctx.db, processor.name, day);
   if (!run) throw new Error(`the run of ${day} is not stored`);
   return runView(run);

@@ -37,7 +37,11 @@ interface Call {
 /** A processor of its own: the sandbox, with faults a test can script (a hook while a card is charged, voids that fail, a refund answer lost). */
 function scriptedProcessor(name: string, db: Parameters<typeof createSandboxProcessor>[0]) {
   const sandbox = createSandboxProcessor(db, { name });
-  const script: { duringCharge?: () => Promise<void>; voidFails: boolean; loseRefundAnswer: boolean } = { voidFails: false, loseRefundAnswer: false };
+  const script: { duringCharge?: () => Promise<void>; voidFails: boolean; loseRefundAnswer: boolean; recordsFail: boolean } = {
+    voidFails: false,
+    loseRefundAnswer: false,
+    recordsFail: false,
+  };
   const processor: CardProcessor = {
     name,
     async charge(charge) {
@@ -59,7 +63,7 @@ function scriptedProcessor(name: string, db: Parameters<typeof createSandboxProc
       }
       return outcome;
     },
-    settlementRecords: (day) => sandbox.settlementRecords(day),
+    settlementRecords: (day) => (script.recordsFail ? Promise.reject(new Error('connect ETIMEDOUT')) : sandbox.settlementRecords(day)),
   };
   return { processor, script, sandbox };
 }
@@ -437,7 +441,7 @@ describe('card refunds', () => {
   });
 });
 
-describe('who may act', () => {
+describe('who may act, and a processor that cannot answer', () => {
   it('never an operator on their own account’s money (403), and nobody but operators (404)', async () => {
     const w = await world();
     const insider = await createHolder();
@@ -465,5 +469,13 @@ describe('who may act', () => {
     expect([badDay.status, badDay.body.fields?.day]).toEqual([400, rm.dayInvalid]);
     // Another operator voids it.
     expect((await act(w, found!, 'void', 'Payer asked for the charge to be released')).status).toBe(200);
+  });
+
+  it('is told when the processor cannot give its records, and nothing is stored', async () => {
+    const w = await world();
+    w.script.recordsFail = true;
+    const answer = await w.call('POST', '/v1/operator/reconciliation/runs', { token: ops.token, body: { day: today() } });
+    expect([answer.status, answer.body.code, answer.body.error]).toEqual([502, 'card_processor_unavailable', rm.processorUnavailable]);
+    expect((await w.call('GET', '/v1/operator/reconciliation/runs', { token: ops.token })).body.data).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ export const API_MODULE_ORDER = [
   'payment-requests',
   'refunds',
   'notifications',
+  'reconciliation',
   'operator',
   'dashboard',
   'demo',

@@ -36,6 +36,7 @@ import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { createNotificationBell } from './modules/mail/notification-events.ts';
 import { createOutboxSmsSender, type SmsSender } from './modules/mail/sms.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.ts';
 import { cachedSessionLookup } from './modules/sessions/sessions.repository.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
 import { paymentsExportRoutes } from './modules/payments/payments.export.ts';
@@ -46,7 +47,7 @@ import { refundsExportRoutes } from './modules/refunds/refunds.export.ts';
 import { refundsRoutes } from './modules/refunds/refunds.routes.ts';
 import { callbacksRoutes } from './modules/callbacks/callbacks.routes.ts';
 import { devStoreCallbackRoutes } from './modules/callbacks/dev-listener.routes.ts';
-import type { CardProcessor } from './modules/payments/card-processor.ts';
+import { createSandboxProcessor, type CardProcessor } from './modules/payments/card-processor.ts';
 import { transactionsExportRoutes } from './modules/transactions/transactions.export.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
@@ -109,7 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       forgetSession: (sessionId) => sessions.forget(sessionId),
       isOperator: (userId) => isOperator(db, userId),
     },
-    ...(options.cardProcessor ? { cardProcessor: options.cardProcessor } : {}),
+    // The sandbox keeps its records (its settlement file) in this database, outside the ledger's transactions.
+    cardProcessor: options.cardProcessor ?? createSandboxProcessor(db),
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
@@ -193,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(ledgerSealsRoutes);
       await v1.register(transactionsExportRoutes);
       await v1.register(operatorRoutes);
+      await v1.register(reconciliationRoutes);
       await v1.register(withdrawalsRoutes);
       await v1.register(withdrawalsExportRoutes);
       await v1.register(storesRoutes);

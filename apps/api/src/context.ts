@@ -35,8 +35,8 @@ export interface AppContext {
   /** Shared rate-limit counters; absent (CLIs, some tests) means PostgreSQL through `db`. */
   counters?: RateCounters;
   callers: CallerLookup;
-  /** The card network; the built-in sandbox when absent (tests pass one that fails or stalls). */
-  cardProcessor?: CardProcessor;
+  /** The card network: the built-in sandbox unless buildApp was given another (tests pass one that fails or stalls). */
+  cardProcessor: CardProcessor;
 }
 
 declare module 'fastify' {

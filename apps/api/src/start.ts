@@ -12,6 +12,7 @@ import { startCallbackWorker } from './modules/callbacks/worker.ts';
 import { startRefundRecovery } from './modules/payments/collect/refund.ts';
 import { startLedgerSealer } from './modules/ledger/seals.ts';
 import { startNotificationDispatcher } from './modules/notifications/dispatcher.ts';
+import { startReconciliationJob } from './modules/reconciliation/reconciliation-job.ts';
 import { seedDemo, withCurrentBalances, type DemoLogin } from './modules/demo/seed-demo.ts';
 import { findDemoStore, seedDemoStore, type DemoStore } from './modules/demo/demo-store.ts';
 
@@ -110,6 +111,9 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     // wrote one and every 2 s for the rest (see modules/notifications/dispatcher.ts).
     const dispatcher = startNotificationDispatcher(app.ctx);
     app.addHook('onClose', async () => dispatcher.stop());
+    // Each ended UTC day's card processor records are reconciled with the ledger (modules/reconciliation).
+    const reconciliation = startReconciliationJob({ db: database.db, processor: app.ctx.cardProcessor, log: app.log });
+    app.addHook('onClose', async () => reconciliation.stop());
     // Ledger seals are made after commit, off the money path (see modules/ledger/seals.ts).
     const sealer = startLedgerSealer(database.db, config.secretKey, app.log);
     app.addHook('onClose', async () => sealer.stop());

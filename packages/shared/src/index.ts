@@ -18,6 +18,7 @@ export * from './contracts/activities.ts';
 export * from './contracts/transfers.ts';
 export * from './contracts/transactions.ts';
 export * from './contracts/operator.ts';
+export * from './contracts/reconciliation.ts';
 export * from './contracts/withdrawals.ts';
 export * from './contracts/invoices.ts';
 export * from './contracts/stores.ts';

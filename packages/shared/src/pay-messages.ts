@@ -29,6 +29,8 @@ export const paymentMessages = {
   alreadyPaid: 'This payment is already paid',
   attemptInProgress: 'A payment attempt for this payment is in progress; try again in a moment',
   feeTooHigh: 'Payment fee is too high',
+  /** 502: the card processor did not answer (beyond the spec: issue 26). The day's reconciliation finds a charge it made anyway. */
+  processorNoAnswer: 'The card network did not answer. If your card was charged, the charge will be released or your payment completed within a day; please try again later.',
   cardNumberInvalid: 'Your card number is invalid',
   brandUnsupported: 'Only visa and masterCard cards are accepted',
   brandMismatch: 'The card brand does not match the card number',

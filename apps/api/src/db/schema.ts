@@ -3,13 +3,14 @@ import type { CreatedAt, Json, NullableTimestamp, Timestamp } from './schema/col
 import type { IdentityTables } from './schema/identity.ts';
 import type { NotificationTables } from './schema/notifications.ts';
 import type { PaymentRequestTables } from './schema/payment-requests.ts';
+import type { ReconciliationTables } from './schema/reconciliation.ts';
 import type { RefundTables } from './schema/refunds.ts';
 import type { WithdrawalInvoiceTables } from './schema/withdrawals-invoices.ts';
 
 /**
  * Kysely's view of the tables (camelCase; the CamelCasePlugin maps to snake_case columns):
  * `Database` is every table, by area. The identity area (users, sessions, mail, audit) and
- * the withdrawals and invoices, the payment-request, refund and notification-event areas are in schema/; the wallet,
+ * the withdrawals and invoices, the payment-request, refund, notification-event and reconciliation areas are in schema/; the wallet,
  * ledger and gateway areas are below. Table types are re-exported here, so code imports this file only.
  */
 export type * from './schema/identity.ts';
@@ -17,6 +18,7 @@ export type * from './schema/withdrawals-invoices.ts';
 export type * from './schema/payment-requests.ts';
 export type * from './schema/refunds.ts';
 export type * from './schema/notifications.ts';
+export type * from './schema/reconciliation.ts';
 
 export interface AccountsTable {
   id: Generated<string>;
@@ -131,7 +133,7 @@ export interface ActivitiesTable {
   createdAt: CreatedAt;
 }
 
-export interface Database extends IdentityTables, WithdrawalInvoiceTables, PaymentRequestTables, RefundTables, NotificationTables {
+export interface Database extends IdentityTables, WithdrawalInvoiceTables, PaymentRequestTables, RefundTables, NotificationTables, ReconciliationTables {
   accounts: AccountsTable;
   accountUsers: AccountUsersTable;
   identityDocuments: IdentityDocumentsTable;

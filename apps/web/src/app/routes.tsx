@@ -85,6 +85,7 @@ const opsPages: RouteObject[] = [
   { path: 'payments/:paymentId', ...lazyPage(() => import('../features/ops/pages/PaymentsPage.tsx'), (page) => page.PaymentsPage) },
   { path: 'ledger', ...lazyPage(() => import('../features/ops/pages/LedgerPage.tsx'), (page) => page.LedgerPage) },
   { path: 'callbacks', ...lazyPage(() => import('../features/ops/pages/CallbacksPage.tsx'), (page) => page.CallbacksPage) },
+  { path: 'reconciliation', ...lazyPage(() => import('../features/ops/pages/ReconciliationPage.tsx'), (page) => page.ReconciliationPage) },
   { path: 'audit', ...lazyPage(() => import('../features/ops/pages/AuditPage.tsx'), (page) => page.AuditPage) },
   { path: '*', element: <NotFoundPage /> },
 ];

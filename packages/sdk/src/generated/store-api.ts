@@ -103,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * Server-to-server card payment: create the payment and charge the card in one call
-         * @description Server-to-server card payment: creates the payment and charges the card in one call (for stores that collect cards themselves). A declined card answers 402 with the reason; the payment is kept with the failed attempt, so its orderId is then taken. Past 5 declines on a payment, or the store's hourly cap, 429 `too_many_declines`.
+         * @description Server-to-server card payment: creates the payment and charges the card in one call (for stores that collect cards themselves). A declined card answers 402 with the reason; the payment is kept with the failed attempt, so its orderId is then taken. Past 5 declines on a payment, or the store's hourly cap, 429 `too_many_declines`. When the card processor does not answer, 502 `card_processor_unavailable`: nothing is recorded, and a charge the processor made anyway is found by the day's reconciliation.
          */
         post: operations["completeDirectPayment"];
         delete?: never;
@@ -1204,6 +1204,15 @@ export interface operations {
             };
             /** @description Unexpected server error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service Kestrel depends on (the mail server, the card processor) did not answer or failed */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -61,6 +61,7 @@ export const operatorOverview = z.object({
   withdrawalsProcessing: z.number().int(),
   identityReviewsWaiting: z.number().int(),
   callbacksFailing: z.number().int(),
+  reconciliationOpen: z.number().int().describe("Differences between the card processor's records and the ledger still open"),
 });
 export type OperatorOverview = z.infer<typeof operatorOverview>;
 

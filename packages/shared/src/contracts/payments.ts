@@ -156,17 +156,20 @@ export const paymentView = z.object({
 });
 export type PaymentView = z.infer<typeof paymentView>;
 
-export type SandboxOutcome = 'succeeds' | 'card_declined' | 'insufficient_funds' | 'incorrect_cvc';
+export type SandboxOutcome = 'succeeds' | 'no_answer' | 'card_declined' | 'insufficient_funds' | 'incorrect_cvc';
 
 /**
  * The built-in sandbox processor's published test cards (the API, the README and the
  * Integration tab use this list). `refund: 'refused'`: the payment succeeds, and every refund
- * of it is refused by the processor (issue 23: the failure path of card refunds).
+ * of it is refused by the processor (issue 23: the failure path of card refunds). `no_answer`:
+ * the sandbox charges the card but its answer never reaches Kestrel, as in a network timeout
+ * (issue 26: the charge the day's reconciliation finds "charged but not recorded").
  */
 export const SANDBOX_TEST_CARDS: readonly { number: string; brand: 'visa' | 'masterCard'; outcome: SandboxOutcome; refund?: 'refused'; message: string }[] = [
   { number: '4242424242424242', brand: 'visa', outcome: 'succeeds', message: 'Payment succeeds' },
   { number: '5555555555554444', brand: 'masterCard', outcome: 'succeeds', message: 'Payment succeeds' },
   { number: '4000000000005126', brand: 'visa', outcome: 'succeeds', refund: 'refused', message: 'Payment succeeds; its refunds are refused' },
+  { number: '4000000000000259', brand: 'visa', outcome: 'no_answer', message: 'The card is charged but the answer is lost: the payment fails (502) and reconciliation finds the charge' },
   { number: '4000000000000002', brand: 'visa', outcome: 'card_declined', message: 'Your card was declined.' },
   { number: '4000000000009995', brand: 'visa', outcome: 'insufficient_funds', message: 'Your card has insufficient funds.' },
   { number: '4000000000000127', brand: 'visa', outcome: 'incorrect_cvc', message: "Your card's security code is incorrect." },

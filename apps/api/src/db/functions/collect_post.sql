@@ -90,7 +90,8 @@ BEGIN
         IF NOT FOUND THEN v_refusal := 'limit_exceeded'; RAISE EXCEPTION USING ERRCODE = 'KC001'; END IF;
       END IF;
     ELSE
-      -- A wallet payment takes its use now; the rollback of a refusal gives it back.
+      -- No held use (a wallet payment, or a standing card charge an operator records from
+      -- reconciliation): the use is taken now; the rollback of a refusal gives it back.
       UPDATE payment_requests r SET use_limit = CASE WHEN r.is_use_limit THEN r.use_limit - 1 ELSE r.use_limit END
        WHERE r.id = p_record_id AND r.status = 'active' AND (r.expires_at IS NULL OR r.expires_at > now())
          AND (NOT r.is_use_limit OR r.use_limit > r.held_uses);

@@ -13,7 +13,7 @@ export const operatorOperations: Record<string, OperationDoc> = {
     'Sets the reviewed identity documents aside and asks the holder for new ones, with a reason the holder sees.',
     [409],
   ),
-  'GET /v1/operator/overview': operator('getOperatorOverview', 'Queue lengths: stores, withdrawals, identity reviews and failing callbacks.'),
+  'GET /v1/operator/overview': operator('getOperatorOverview', 'Queue lengths: stores, withdrawals, identity reviews, failing callbacks and open reconciliation differences.'),
   'GET /v1/operator/accounts': operator('searchAccounts', 'Finds accounts by account number, user name, e-mail or phone.'),
   'GET /v1/operator/accounts/:accountId': operator('getOperatorAccount', "An account's balances, postings, activities, stores, payments and withdrawals."),
   'POST /v1/operator/accounts/:accountId/lock': operator('lockAccount', 'Locks money movement out of the account, with a reason (audited).', [409]),
@@ -59,5 +59,38 @@ export const operatorOperations: Record<string, OperationDoc> = {
     [409],
   ),
   'POST /v1/operator/approvals/:approvalId/refuse': operator('refuseRequest', "Refuses another operator's request with a reason; nothing moves (audited).", [409]),
+  'GET /v1/operator/reconciliation/runs': operator('listReconciliationRuns', "Reconciliation runs of the card processor's records against the ledger, newest UTC day first (the latest 60), each with its figures and the differences still open."),
+  'POST /v1/operator/reconciliation/runs': {
+    ...operator(
+      'runReconciliation',
+      "Reconciles one UTC day now (today: as far as it has gone): the processor's charges and refunds of the day against the ledger's card payments and card refunds. Running a day again replaces its figures, keeps each difference and its resolution, and clears the differences no longer found. A day not yet begun is 400 `day_in_future`; a processor whose records cannot be read is 502 (nothing stored).",
+      [502],
+    ),
+    requestExample: { day: '2026-05-01' },
+  },
+  'GET /v1/operator/reconciliation/mismatches': operator(
+    'listReconciliationMismatches',
+    'Differences between the processor and the ledger (open by default; `status=resolved|all`, `day=YYYY-MM-DD`), with the amounts on each side, the card, both statuses and times, and the actions an operator may take now.',
+  ),
+  'POST /v1/operator/reconciliation/mismatches/:mismatchId/void': {
+    ...operator(
+      'voidReconciliationCharge',
+      'Voids at the processor a charge the books do not have ("charged but not recorded"), outside any transaction, after reading the books again; with a reason (audited). 409 when the books have it now or the processor no longer shows it approved; 502 when the processor does not answer.',
+      [404, 409, 502],
+    ),
+    requestExample: { reason: 'Customer paid again with another card; releasing the first charge' },
+  },
+  'POST /v1/operator/reconciliation/mismatches/:mismatchId/record': {
+    ...operator(
+      'recordReconciliationCharge',
+      'Records in the books a charge the processor made that they do not have, on its payment or link, through the collect pipeline (fee, callback, activity, audit as any card payment); or settles a card refund the books still show as processing, through the refund pipeline. With a reason (audited). 409 `charge_not_payable` when the payment or link no longer takes it (paid meanwhile, disabled, expired, used up, another amount): void it instead.',
+      [404, 409, 502],
+    ),
+    requestExample: { reason: "Processor timeout on order 1042; the customer's bank shows the charge" },
+  },
+  'POST /v1/operator/reconciliation/mismatches/:mismatchId/resolve': {
+    ...operator('resolveReconciliationMismatch', 'Marks a difference resolved with a reason (audited); nothing moves. Refused while another operator voids or records it (409).', [404, 409]),
+    requestExample: { reason: 'Refunded by hand at the processor, ticket 5521' },
+  },
   'GET /v1/operator/today': operator('getOperatorTotalsToday', "Today's (UTC) funding, payouts and decisions per operator, from the audit trail."),
 };

@@ -78,8 +78,9 @@ export const storeOperations: Record<string, OperationDoc> = {
     tag: 'Store API',
     description:
       'Server-to-server card payment: creates the payment and charges the card in one call (for stores that collect cards themselves). ' +
-      'A declined card answers 402 with the reason; the payment is kept with the failed attempt, so its orderId is then taken. Past 5 declines on a payment, or the store\'s hourly cap, 429 `too_many_declines`.',
-    errors: [402, 403, 409, 422, 429],
+      'A declined card answers 402 with the reason; the payment is kept with the failed attempt, so its orderId is then taken. Past 5 declines on a payment, or the store\'s hourly cap, 429 `too_many_declines`. ' +
+      'When the card processor does not answer, 502 `card_processor_unavailable`: nothing is recorded, and a charge the processor made anyway is found by the day\'s reconciliation.',
+    errors: [402, 403, 409, 422, 429, 502],
     idempotent: 'optional',
     requestExample: { ...webPayExample, ...card, billingInfo: { name: 'Ada Lovelace', address: { country: 'GB', city: 'London', zipCode: 'N1 9GU' } } },
     responseExample: { status: 'success', message: 'Payment successful', data: paymentResultExample },
@@ -138,8 +139,9 @@ export const storeOperations: Record<string, OperationDoc> = {
   'POST /v1/payment/complete/:paymentId': {
     operationId: 'payCheckoutByCard',
     tag: 'Hosted checkout',
-    description: "The hosted checkout's card payment, made by the anonymous customer. Answers the store's signed return address; a declined card is 402.",
-    errors: [402, 403, 404, 409, 422],
+    description:
+      "The hosted checkout's card payment, made by the anonymous customer. Answers the store's signed return address; a declined card is 402; a card processor that does not answer is 502 `card_processor_unavailable` (nothing recorded; the payment stays payable).",
+    errors: [402, 403, 404, 409, 422, 502],
     requestExample: { ...card, cardHolderName: 'Ada Lovelace' },
     responseExample: { status: 'success', message: 'Payment successful', redirectUrl: signedReturn, data: paymentResultExample },
   },
@@ -270,8 +272,9 @@ export const storeOperations: Record<string, OperationDoc> = {
   'POST /v1/payment-request/card/complete-payment/:pRequestURLId': {
     operationId: 'payPaymentLinkByCard',
     tag: 'Payment links',
-    description: 'Pays a link by card, made by an anonymous visitor of its pay page. A declined card is 402; an expired or used-up link is 410.',
-    errors: [402, 403, 404, 409, 410, 422, 423],
+    description:
+      'Pays a link by card, made by an anonymous visitor of its pay page. A declined card is 402; an expired or used-up link is 410; a card processor that does not answer is 502 `card_processor_unavailable` (nothing recorded).',
+    errors: [402, 403, 404, 409, 410, 422, 423, 502],
     requestExample: {
       email: 'dana@example.org',
       amount: '45.00',

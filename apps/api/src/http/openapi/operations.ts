@@ -66,7 +66,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   423: 'The account is locked',
   429: 'Too many requests; see Retry-After',
   500: 'Unexpected server error',
-  502: 'A service Kestrel depends on (the mail server) failed',
+  502: 'A service Kestrel depends on (the mail server, the card processor) did not answer or failed',
   503: 'The database is unavailable; retry after Retry-After (money calls with the same Idempotency-Key)',
 };
 

@@ -37,7 +37,8 @@ export async function operatorOverview(ctx: AppContext): Promise<OperatorOvervie
       (SELECT COUNT(*) FROM bank_withdrawals WHERE status = 'Processing') AS withdrawals_processing,
       (SELECT COUNT(DISTINCT a.id) FROM accounts a JOIN identity_documents d ON d.account_id = a.id
         WHERE a.identity_verified = false AND d.set_aside_at IS NULL) AS identity_reviews_waiting,
-      (SELECT COUNT(*) FROM callback_deliveries WHERE ${failingDelivery}) AS callbacks_failing`.execute(ctx.db);
+      (SELECT COUNT(*) FROM callback_deliveries WHERE ${failingDelivery}) AS callbacks_failing,
+      (SELECT COUNT(*) FROM reconciliation_mismatches WHERE status = 'open') AS reconciliation_open`.execute(ctx.db);
   const row = rows[0]!;
   return {
     storesPending: Number(row.storesPending),
@@ -45,6 +46,7 @@ export async function operatorOverview(ctx: AppContext): Promise<OperatorOvervie
     withdrawalsProcessing: Number(row.withdrawalsProcessing),
     identityReviewsWaiting: Number(row.identityReviewsWaiting),
     callbacksFailing: Number(row.callbacksFailing),
+    reconciliationOpen: Number(row.reconciliationOpen),
   };
 }
 

@@ -179,7 +179,7 @@ describe('accounts, queues, ledger health and the audit log', () => {
     const h = await createHolder();
     const overview = await api('GET', '/v1/operator/overview', { token: ops.token });
     expect(overview.status).toBe(200);
-    expect(Object.keys(overview.body.data).sort()).toEqual(['callbacksFailing', 'identityReviewsWaiting', 'storesPending', 'withdrawalsPending', 'withdrawalsProcessing']);
+    expect(Object.keys(overview.body.data).sort()).toEqual(['callbacksFailing', 'identityReviewsWaiting', 'reconciliationOpen', 'storesPending', 'withdrawalsPending', 'withdrawalsProcessing']);
 
     await api('POST', `/v1/operator/accounts/${h.account.accountId}/fund`, { token: ops.token, body: { amount: 3, currency: 'USD', reason: 'first' } });
     const held = await api('POST', '/v1/bank-withdraw/create', {

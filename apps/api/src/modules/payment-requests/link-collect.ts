@@ -78,8 +78,15 @@ export interface LinkPaid {
   paymentId: string;
 }
 
-/** The payer's part of a link payment's record (the card form's fields, or the wallet payer's e-mail). */
-export type LinkPayBody = { kind: 'card'; body: PayPaymentRequestByCardInput } | { kind: 'wallet'; body: PayPaymentRequestByKestrelInput };
+/**
+ * The payer's part of a link payment's record: the card form's fields, the wallet payer's
+ * e-mail, or (a charge recorded from the processor's record by reconciliation) the name and
+ * e-mail the processor kept with the charge.
+ */
+export type LinkPayBody =
+  | { kind: 'card'; body: PayPaymentRequestByCardInput }
+  | { kind: 'wallet'; body: PayPaymentRequestByKestrelInput }
+  | { kind: 'recorded'; billing: { name: string | null; email: string | null } };
 
 /**
  * A link payment as the collect pipeline's record. The database step spends its use: a card
@@ -98,23 +105,26 @@ export function linkCollectible(link: LinkRow, payBody: LinkPayBody, amountCents
     amountCents,
     feeCents,
     metadata: { paymentRequestId: link.id, pRequestURLId: link.pRequestUrlId },
+    ...(payBody.kind === 'card' ? { billing: { name: payBody.body.cardHolderName, email: payBody.body.email } } : {}),
     holdId,
     describe(transactionId, source) {
       const paymentId = randomUUID();
+      const cardColumns =
+        source.kind === 'card'
+          ? { source_type: 'card', source_brand: source.card.brand, source_first6: source.card.first6, source_last4: source.card.last4, source_length: source.card.length }
+          : undefined;
       const sourceColumns =
-        source.kind === 'card' && payBody.kind === 'card'
+        cardColumns && payBody.kind === 'card'
           ? {
-              source_type: 'card',
-              source_brand: source.card.brand,
-              source_first6: source.card.first6,
-              source_last4: source.card.last4,
-              source_length: source.card.digits.length,
+              ...cardColumns,
               payer_email: payBody.body.email,
               payer_phone: payBody.body.phone ?? null,
               card_holder_name: payBody.body.cardHolderName,
               country_or_region: payBody.body.countryOrRegion ?? null,
               billing_info: payBody.body.billingInfo ?? null,
             }
+          : cardColumns && payBody.kind === 'recorded'
+            ? { ...cardColumns, payer_email: payBody.billing.email, card_holder_name: payBody.billing.name }
           : source.kind === 'wallet' && payBody.kind === 'wallet'
             ? {
                 source_type: 'wallet',
@@ -131,7 +141,7 @@ export function linkCollectible(link: LinkRow, payBody: LinkPayBody, amountCents
       const shown = formatMoney(amountCents, currency);
       return {
         answer: { transactionId, amount: centsToMajor(amountCents), currency, paymentId },
-        record: { id: paymentId, reference: payBody.body.reference ?? null, ...sourceColumns },
+        record: { id: paymentId, reference: payBody.kind === 'recorded' ? null : (payBody.body.reference ?? null), ...sourceColumns },
         callback: null,
         payeeActivity: { name: 'Payment request paid', comment: `${shown} for "${link.paymentPurpose}" (fee ${formatMoney(feeCents, currency)}), ${transactionId}` },
         payerActivity: { name: 'Payment sent', comment: `${shown} for "${link.paymentPurpose}" to ${link.accountNumber}, ${transactionId}` },

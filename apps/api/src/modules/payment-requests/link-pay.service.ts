@@ -1,9 +1,9 @@
-import { asCents, messages, paymentRequestMessages as m, type Cents, type PaymentMethod, type PayPaymentRequestByCardInput, type PayPaymentRequestByKestrelInput } from '@kestrel/shared';
+import { asCents, messages, paymentRequestMessages as m, reconciliationMessages, type Cents, type PaymentMethod, type PayPaymentRequestByCardInput, type PayPaymentRequestByKestrelInput } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { checkCard } from '../payments/card-input.ts';
-import { collectByCard, collectByWallet } from '../payments/collect/collect.ts';
+import { collectByCard, collectByWallet, recordCardCharge, type IdempotencyScope, type StandingCharge } from '../payments/collect/collect.ts';
 import { feeTooHigh, linkCollectible, linkFeeOf, linkNotFound, linkRefusals, linkUseHold, payableLink } from './link-collect.ts';
 import { findLinkByUrlId, type LinkRow } from './payment-requests.repository.ts';
 
@@ -107,4 +107,38 @@ export async function payPaymentRequestByWallet(
     prepare: async () => linkCollectible(link, { kind: 'wallet', body }, amountCents, await feeFor(ctx, link.id, amountCents), () => undefined, ctx.db),
     refused: linkRefusals(ctx, link.id),
   });
+}
+
+/**
+ * Records a card charge the processor made for this link that the books never took
+ * (reconciliation's "record", issue 26): the link must still take it now — active, not
+ * expired, a use left, card accepted, the amount one it asks for, in its currency — and the
+ * payment is then written through the collect pipeline's database step with that charge and
+ * the payer's name and e-mail the processor kept. Answers the ledger transaction id; a
+ * refusal records nothing.
+ */
+export async function recordStandingLinkCharge(
+  ctx: AppContext,
+  linkId: string,
+  charge: StandingCharge & { amountCents: number; currency: string; billing: { name: string | null; email: string | null } },
+  idempotency: IdempotencyScope,
+): Promise<{ transactionId: string; replayed: boolean }> {
+  const { answer, replayed } = await recordCardCharge(ctx, {
+    idempotency,
+    charge,
+    prepare: async () => {
+      const link = await payableLink(ctx, linkId);
+      assertMethod(link, 'Card');
+      const amountCents = asCents(charge.amountCents);
+      let payable: boolean;
+      try {
+        payable = link.currency === charge.currency && payableAmount(link, amountCents) === amountCents;
+      } catch {
+        payable = false;
+      }
+      if (!payable) throw conflict(reconciliationMessages.amountNotPayable, 'charge_not_payable');
+      return linkCollectible(link, { kind: 'recorded', billing: charge.billing }, amountCents, await feeFor(ctx, link.id, amountCents), () => undefined, ctx.db);
+    },
+  });
+  return { transactionId: answer.transactionId, replayed };
 }

@@ -39,7 +39,7 @@ import {
   type LinkRow,
 } from './payment-requests.repository.ts';
 
-export { payPaymentRequestByCard, payPaymentRequestByWallet } from './link-pay.service.ts';
+export { payPaymentRequestByCard, payPaymentRequestByWallet, recordStandingLinkCharge } from './link-pay.service.ts';
 /** What the dashboard reads of the links (its counters), so that no other module imports this module's repository. */
 export { countAccountLinkPaymentsQuery } from './payment-requests.repository.ts';
 /** The link payments' notices (modules/notifications) read them through this. */

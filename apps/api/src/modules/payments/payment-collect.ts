@@ -84,7 +84,7 @@ export function gatewayCollectible(ctx: AppContext, payment: PaymentRow, billing
               source_brand: source.card.brand,
               source_first6: source.card.first6,
               source_last4: source.card.last4,
-              source_length: source.card.digits.length,
+              source_length: source.card.length,
               source_expires_in: source.card.expiresIn,
               billing_info: billingInfo ?? null,
             }

@@ -10,6 +10,7 @@ import {
   type CompleteCardBody,
   type DirectPayBody,
   type WebPayBody,
+  reconciliationMessages,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, forbidden, notFound, type AppError } from '../../http/errors.ts';
@@ -18,7 +19,7 @@ import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
 import { storeLogoUrl } from '../stores/stores.service.ts';
 import { checkCard } from './card-input.ts';
-import { collectByCard, collectByWallet } from './collect/collect.ts';
+import { collectByCard, collectByWallet, recordCardCharge, type IdempotencyScope, type StandingCharge } from './collect/collect.ts';
 import { gatewayFeeCents } from './fees.ts';
 import { maskedNumber } from './masked-source.ts';
 import { assertPayable, feeTooHigh, gatewayCollectible, paymentLease, paymentRefusals, successRedirect, type CardPaymentAnswer } from './payment-collect.ts';
@@ -204,3 +205,30 @@ export async function payDirect(ctx: AppContext, store: GatewayStore, body: Dire
   );
 }
 
+
+/**
+ * Records a card charge the processor made for this payment that the books never took
+ * (reconciliation's "record", issue 26): the payment must still take it — unpaid, the same
+ * amount and currency, a fee below the amount — and is then paid through the collect
+ * pipeline's database step with that charge (its store callback queued like any payment's).
+ * Answers the ledger transaction id; a refusal records nothing.
+ */
+export async function recordStandingPaymentCharge(
+  ctx: AppContext,
+  paymentId: string,
+  charge: StandingCharge & { amountCents: number; currency: string },
+  idempotency: IdempotencyScope,
+): Promise<{ transactionId: string; replayed: boolean }> {
+  const { answer, replayed } = await recordCardCharge(ctx, {
+    idempotency,
+    charge,
+    prepare: async () => {
+      const payment = await paymentOr404(ctx, paymentId);
+      assertPayable(payment);
+      if (payment.amountCents !== charge.amountCents || payment.currency !== charge.currency) throw conflict(reconciliationMessages.amountNotPayable, 'charge_not_payable');
+      return gatewayCollectible(ctx, payment, null);
+    },
+  });
+  if (!answer.data.tnxId) throw new Error(`payment ${paymentId} recorded without a transaction id`);
+  return { transactionId: answer.data.tnxId, replayed };
+}

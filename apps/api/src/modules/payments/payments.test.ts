@@ -209,7 +209,7 @@ describe('card payments', () => {
   it('keeps each declined attempt with its reason and the masked card, and the payment payable', async () => {
     const fresh = await createStore();
     const paymentId = await createPayment(fresh);
-    for (const test of SANDBOX_TEST_CARDS.filter((entry) => entry.outcome !== 'succeeds')) {
+    for (const test of SANDBOX_TEST_CARDS.filter((entry) => entry.outcome !== 'succeeds' && entry.outcome !== 'no_answer')) {
       const response = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card(test.number) });
       expect({ status: response.status, code: response.body.code, error: response.body.error }).toEqual({ status: 402, code: test.outcome, error: test.message });
     }

@@ -16,6 +16,7 @@ function recordingProcessor(): CardProcessor & { voided: string[] } {
       voided.push(reference);
     },
     refund: () => Promise.reject(new Error('not used here')),
+    settlementRecords: () => Promise.reject(new Error('not used here')),
   };
 }
 

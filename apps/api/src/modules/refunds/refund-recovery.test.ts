@@ -52,8 +52,8 @@ afterAll(async () => {
 });
 
 /** A processor whose refunds never answer until `answer` is called: the process "dies" while waiting. */
-function stallingProcessor() {
-  const sandbox = createSandboxProcessor();
+async function stallingProcessor() {
+  const sandbox = createSandboxProcessor((await testDatabase()).db);
   let release: (outcome: RefundOutcome) => void = () => undefined;
   const answered = new Promise<RefundOutcome>((resolve) => {
     release = resolve;
@@ -107,7 +107,7 @@ describe('a crash between the ledger step and the processor', () => {
     const store = await createStore();
     const paymentId = await payByCard(store, 25.5);
     const before = await books(store.account.accountId);
-    const stalled = stallingProcessor();
+    const stalled = await stallingProcessor();
     const dying = await anotherApp(stalled.processor);
     const pending = fetch(`${dying.baseUrl}/v1/payment/refund/${paymentId}`, {
       method: 'POST',
@@ -143,7 +143,7 @@ describe('a crash between the ledger step and the processor', () => {
     const store = await createStore();
     const paymentId = await payByCard(store, 25.5, '4000000000005126');
     const before = await books(store.account.accountId);
-    const throwing: CardProcessor = { ...createSandboxProcessor(), name: 'unreachable', refund: () => Promise.reject(new Error('connect ETIMEDOUT')) };
+    const throwing: CardProcessor = { ...createSandboxProcessor((await testDatabase()).db), name: 'unreachable', refund: () => Promise.reject(new Error('connect ETIMEDOUT')) };
     const cut = await anotherApp(throwing);
     // The processor cannot be reached: the refund stays processing, answered as such.
     const answer = await fetch(`${cut.baseUrl}/v1/payment/refund/${paymentId}`, {

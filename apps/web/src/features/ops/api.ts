@@ -13,12 +13,18 @@ import {
   operatorPaymentView,
   operatorResentCallback,
   operatorWithdrawalView,
+  reconciliationMismatchList,
+  reconciliationMismatchView,
+  reconciliationRunList,
+  reconciliationRunView,
   refundView,
   requestDocumentsResult,
   storeReviewView,
   storeView,
   verifyIdentityResult,
   type AuditLogQuery,
+  type MismatchAction,
+  type RunReconciliationInput,
   type OperatorRefundBody,
   type StoreStatus,
   type WithdrawalStatus,
@@ -47,6 +53,8 @@ export const opsKeys = {
   approvals: (status: string) => [...opsKeys.all, 'approvals', status] as const,
   today: () => [...opsKeys.all, 'today'] as const,
   payment: (paymentId: string) => [...opsKeys.all, 'payment', paymentId] as const,
+  reconciliationRuns: () => [...opsKeys.all, 'reconciliation', 'runs'] as const,
+  reconciliationMismatches: (status: string, day: string) => [...opsKeys.all, 'reconciliation', 'mismatches', status, day] as const,
 };
 
 /** Queues change under other operators' hands: always read them fresh when a page opens. */
@@ -217,4 +225,35 @@ export function useOperatorRefund() {
     requestKey.settled();
     return result;
   });
+}
+
+/** GET /v1/operator/reconciliation/runs: the days reconciled, newest first (issue 26). */
+export function useReconciliationRuns() {
+  return useQuery({
+    queryKey: opsKeys.reconciliationRuns(),
+    queryFn: async ({ signal }) => (await http.get('/v1/operator/reconciliation/runs', reconciliationRunList, { signal })).data,
+    ...fresh,
+  });
+}
+
+/** GET /v1/operator/reconciliation/mismatches: the differences (open by default), of one day or all. */
+export function useReconciliationMismatches(status: 'open' | 'resolved' | 'all', day: string | undefined) {
+  return useQuery({
+    queryKey: opsKeys.reconciliationMismatches(status, day ?? ''),
+    queryFn: async ({ signal }) =>
+      (await http.get(`/v1/operator/reconciliation/mismatches?status=${segment(status)}${day ? `&day=${segment(day)}` : ''}`, reconciliationMismatchList, { signal })).data,
+    ...fresh,
+  });
+}
+
+/** POST /v1/operator/reconciliation/runs: reconcile one UTC day now. */
+export function useRunReconciliation() {
+  return useOpsMutation(async (input: RunReconciliationInput) => http.post('/v1/operator/reconciliation/runs', input, reconciliationRunView));
+}
+
+/** Void, record or resolve a difference, each with a reason (audited). */
+export function useMismatchAction() {
+  return useOpsMutation(async ({ mismatchId, action, reason }: { mismatchId: string; action: MismatchAction; reason: string }) =>
+    http.post(`/v1/operator/reconciliation/mismatches/${segment(mismatchId)}/${action}`, { reason }, reconciliationMismatchView),
+  );
 }

@@ -5,7 +5,7 @@ import { createAccount, createUser, fundAccount, type TestAccount, type TestUser
 import { card, createPayment, createStore, webPayBodyFor, type TestStore } from '../../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../../ledger/verify.ts';
 import { linkUseHold } from '../../payment-requests/link-collect.ts';
-import { sandboxProcessor } from '../card-processor.ts';
+import type { CardProcessor } from '../card-processor.ts';
 
 /*
  * Proof for the collect pipeline and the payment-attempt rules of issue 19 (items 4 and 9),
@@ -18,8 +18,11 @@ let owner: TestUser;
 let ownerAccount: TestAccount;
 let payer: TestUser;
 let wallet: TestAccount;
+/** The test server's card processor (its sandbox), to watch or script its calls. */
+let sandboxProcessor: CardProcessor;
 
 beforeAll(async () => {
+  sandboxProcessor = (await testServer()).app.ctx.cardProcessor;
   owner = await createUser();
   ownerAccount = await createAccount(owner);
   payer = await createUser();

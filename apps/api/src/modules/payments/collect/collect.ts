@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
-import type { Cents, Currency } from '@kestrel/shared';
+import { paymentMessages, type Cents, type Currency } from '@kestrel/shared';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../http/errors.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
 import { checkTpin, MoneyMovementLockedError, TpinLockedError, type TpinState } from '../../accounts/tpin.ts';
 import type { AuditEntry } from '../../audit/audit.ts';
 import { InsufficientFundsError, newTransactionId } from '../../ledger/ledger.service.ts';
-import { sandboxProcessor, voidUnlessRecorded, type CardProcessor } from '../card-processor.ts';
+import { voidUnlessRecorded, type CardProcessor, type ChargeOutcome } from '../card-processor.ts';
 import type { CheckedCard } from '../card-input.ts';
 import { collectPost, type CollectPostKind } from './collect-post.ts';
 
@@ -29,6 +29,11 @@ import { collectPost, type CollectPostKind } from './collect-post.ts';
  *   → a charge that did not get recorded (an error, or a concurrent request with the same
  *     Idempotency-Key won) is voided unless the books show it, and the hold given back.
  *
+ * A processor that does not answer a charge (timeout) gets the payer a 502 and nothing is
+ * recorded; if it charged the card anyway, the day's reconciliation with its records finds the
+ * charge, and an operator records it here (`recordCardCharge`: the same database step, for a
+ * charge already made) or voids it.
+ *
  * A refund is this pipeline in reverse (payee → payer, fee back in proportion): refund.ts,
  * on the processor's reference that the collect keeps in the ledger transaction's metadata.
  */
@@ -38,8 +43,19 @@ export const WALLET_BRAND = 'Kestrel';
 
 /** The card processor in use; the built-in sandbox until a real network is connected. */
 export function cardProcessorOf(ctx: AppContext): CardProcessor {
-  return ctx.cardProcessor ?? sandboxProcessor;
+  return ctx.cardProcessor;
 }
+
+/** A card as the books keep it: brand, first 6, last 4, length, expiry (never the number or the CVC). */
+export interface CardOnRecord {
+  brand: string;
+  first6: string | null;
+  last4: string | null;
+  length: number | null;
+  expiresIn: string | null;
+}
+
+export const cardOnRecord = (card: CheckedCard): CardOnRecord => ({ brand: card.brand, first6: card.first6, last4: card.last4, length: card.digits.length, expiresIn: card.expiresIn });
 
 export interface WalletPayer extends TpinState {
   id: string;
@@ -47,8 +63,8 @@ export interface WalletPayer extends TpinState {
   accountEmail: string;
 }
 
-/** Where the money of a collect comes from. */
-export type CollectSource = { kind: 'card'; card: CheckedCard; reference: string } | { kind: 'wallet'; payer: WalletPayer; userId: string };
+/** Where the money of a collect comes from: a charged card (the processor's name and reference), or a wallet. */
+export type CollectSource = { kind: 'card'; card: CardOnRecord; reference: string; processor: string } | { kind: 'wallet'; payer: WalletPayer; userId: string };
 
 /** The masked source a refused attempt is kept with. */
 export interface RefusalSource {
@@ -79,6 +95,7 @@ const KEPT_REFUSALS = new Set([
   'insufficient_funds',
   'incorrect_cvc',
   'too_many_declines',
+  'card_processor_unavailable',
 ]);
 
 export function isKeptRefusal(error: unknown): error is AppError {
@@ -114,6 +131,8 @@ export interface Collectible<Answer> {
   amountCents: Cents;
   feeCents: Cents;
   metadata: Record<string, unknown>;
+  /** The payer's name and e-mail the processor keeps with a charge (a link's card form asks for them). */
+  billing?: { name: string | null; email: string | null };
   /** A link card attempt's held use, spent by the database step. */
   holdId?: () => string | undefined;
   describe(transactionId: string, source: CollectSource): Described<Answer>;
@@ -149,8 +168,12 @@ async function earlierAnswer<A>(ctx: AppContext, scope: IdempotencyScope, finger
 async function post<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: string, target: Collectible<A>, source: CollectSource): Promise<{ answer: A; replayed: boolean }> {
   const transactionId = newTransactionId();
   const described = target.describe(transactionId, source);
+  // A card payment names its processor and the processor's reference: reconciliation matches
+  // each processor's records with the payments it charged (a unique index: recorded once).
   const sourceMetadata =
-    source.kind === 'card' ? { brand: source.card.brand, last4: source.card.last4, processorReference: source.reference } : { payerAccountNumber: source.payer.accountNumber };
+    source.kind === 'card'
+      ? { brand: source.card.brand, last4: source.card.last4, processor: source.processor, processorReference: source.reference }
+      : { payerAccountNumber: source.payer.accountNumber };
   const activities = [{ account_id: target.payeeAccountId, ...described.payeeActivity }];
   if (source.kind === 'wallet' && described.payerActivity) activities.push({ account_id: source.payer.id, ...described.payerActivity });
   const { audit } = described;
@@ -246,18 +269,27 @@ export async function collectByCard<A>(ctx: AppContext, options: CardCollect<A>)
     state.hold = hold;
     state.held = true;
     const { card } = options;
-    const result = await processor.charge({
-      number: card.digits,
-      brand: card.brand,
-      expMonth: card.expMonth,
-      expYear: card.expYear,
-      cvc: options.cvc,
-      amountCents: target.amountCents,
-      currency: target.currency,
-    });
+    let result: ChargeOutcome;
+    try {
+      result = await processor.charge({
+        number: card.digits,
+        brand: card.brand,
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+        cvc: options.cvc,
+        amountCents: target.amountCents,
+        currency: target.currency,
+        merchantReference: `${target.target}:${target.recordId}`,
+        ...(target.billing ? { billing: target.billing } : {}),
+      });
+    } catch (error) {
+      // No answer: whether the card was charged is the processor's record's to say (reconciliation).
+      ctx.log.warn({ err: error, processor: processor.name, target: target.target, recordId: target.recordId }, 'card processor did not answer a charge; nothing recorded');
+      throw new AppError(502, 'card_processor_unavailable', paymentMessages.processorNoAnswer);
+    }
     if (!result.approved) throw new AppError(402, result.code, result.message);
     state.reference = result.reference;
-    const outcome = await post(ctx, scope, fingerprint, target, { kind: 'card', card, reference: result.reference });
+    const outcome = await post(ctx, scope, fingerprint, target, { kind: 'card', card: cardOnRecord(card), reference: result.reference, processor: processor.name });
     // A concurrent request with the same key won: this one's charge and hold are not needed.
     if (outcome.replayed) await undo();
     return outcome;
@@ -300,4 +332,31 @@ export async function collectByWallet<A>(ctx: AppContext, options: WalletCollect
     await keepRefusal(ctx, options.refused, error, walletRefusalSource(payer.accountNumber));
     throw error;
   }
+}
+
+/** A charge the processor made that the books do not have (reconciliation's "charged but not recorded"). */
+export interface StandingCharge {
+  reference: string;
+  card: CardOnRecord;
+}
+
+/**
+ * Records a charge the processor already made (its answer was lost, or its recording failed
+ * and the charge was left standing): the pipeline's database step alone, `collect_post`, with
+ * the charge as the source — no hold, no new charge, no void. `prepare` re-reads the record
+ * and throws what stops it (after the idempotency check, so a replay of a recorded charge
+ * answers as the first time); the record's own refusals in the call (paid meanwhile, a link
+ * that takes no payment now, an owner locked) come back as the caller's errors and nothing is
+ * written. The ledger's unique processor reference records a charge at most once.
+ */
+export async function recordCardCharge<A>(
+  ctx: AppContext,
+  options: { idempotency: IdempotencyScope; charge: StandingCharge; prepare(): Promise<Collectible<A>> },
+): Promise<{ answer: A; replayed: boolean }> {
+  const scope = options.idempotency;
+  const fingerprint = requestHash(scope.route, scope.body);
+  const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
+  if (earlier !== undefined) return { answer: earlier, replayed: true };
+  const target = await options.prepare();
+  return post(ctx, scope, fingerprint, target, { kind: 'card', card: options.charge.card, reference: options.charge.reference, processor: cardProcessorOf(ctx).name });
 }

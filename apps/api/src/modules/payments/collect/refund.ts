@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { asCents, formatMoney, REFUND_ERROR_CODES, REFUND_WINDOW_DAYS, refundMessages, type Cents, type Currency, type RefundInitiator, type RefundView } from '@kestrel/shared';
+import { asCents, asCurrency, formatMoney, REFUND_ERROR_CODES, REFUND_WINDOW_DAYS, refundMessages, type Cents, type Currency, type RefundInitiator, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../../context.ts';
 import { AppError, badRequest, conflict } from '../../../http/errors.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
@@ -184,7 +184,7 @@ export async function finishCardRefund(ctx: AppContext, row: RefundRow): Promise
   if (row.status !== 'processing' || !row.processorReference) return;
   let answer: RefundOutcome;
   try {
-    answer = await cardProcessorOf(ctx).refund(row.processorReference, asCents(row.amountCents), row.id);
+    answer = await cardProcessorOf(ctx).refund(row.processorReference, asCents(row.amountCents), row.id, asCurrency(row.currency));
   } catch (error) {
     ctx.log.warn({ err: error, refundId: row.id }, 'card refund: the processor did not answer; the recovery sweep will ask again');
     return;

@@ -57,8 +57,9 @@ export function verifyKestrelRedirect(query, storeKey) {
   return verifyKestrelCallback(body, \`t=\${query.timestamp},v1=\${query.signature}\`, storeKey);
 }`;
 
-/** What a test card does: succeeds (its refunds too, unless the card refuses them) or fails with its message. */
+/** What a test card does: succeeds (its refunds too, unless the card refuses them), is charged with its answer lost, or fails with its message. */
 function cardResult(testCard: (typeof SANDBOX_TEST_CARDS)[number]): string {
+  if (testCard.outcome === 'no_answer') return 'Charged, but the answer is lost: 502 card_processor_unavailable; reconciliation finds the charge';
   if (testCard.outcome !== 'succeeds') return `Fails: “${testCard.message}”`;
   return testCard.refund === 'refused' ? 'Succeeds; its refunds are refused (refund_declined)' : 'Succeeds';
 }

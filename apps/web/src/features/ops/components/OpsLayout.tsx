@@ -14,6 +14,7 @@ const sections = [
   { to: '/ops/accounts', label: 'Accounts' },
   { to: '/ops/payments', label: 'Payments' },
   { to: '/ops/callbacks', label: 'Callbacks' },
+  { to: '/ops/reconciliation', label: 'Reconciliation' },
   { to: '/ops/ledger', label: 'Ledger health' },
   { to: '/ops/audit', label: 'Audit log' },
 ];

@@ -16,6 +16,7 @@ export function OverviewPage() {
         { label: 'Withdrawals processing', count: data.withdrawalsProcessing, to: '/ops/withdrawals?status=Processing' },
         { label: 'Identity reviews waiting', count: data.identityReviewsWaiting, to: '/ops/identity' },
         { label: 'Callback deliveries failing', count: data.callbacksFailing, to: '/ops/callbacks' },
+        { label: 'Reconciliation differences open', count: data.reconciliationOpen, to: '/ops/reconciliation' },
       ]
     : [];
   return (

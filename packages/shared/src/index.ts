@@ -4,6 +4,7 @@ export * from './messages.ts';
 export * from './pay-messages.ts';
 export * from './payer-messages.ts';
 export * from './payment-request-messages.ts';
+export * from './signup-rules.ts';
 export * from './money.ts';
 export * from './money-schema.ts';
 export * from './card.ts';

@@ -21,6 +21,8 @@ export const messages = {
   signup: {
     firstNameRequired: 'First name is required',
     lastNameRequired: 'Last name is required',
+    firstNameTooLong: 'First name must be at most 100 characters',
+    lastNameTooLong: 'Last name must be at most 100 characters',
     emailRequired: 'Email is required',
     emailInvalid: 'Invalid email address',
     phoneRequired: 'Phone is required',

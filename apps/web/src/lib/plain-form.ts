@@ -1,12 +1,15 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 
-/** For each field, the message of its first broken rule, or undefined when the value is fine. */
-export type FormRules<Values extends Record<keyof Values, string>> = { [Field in keyof Values]: (value: string) => string | undefined };
+/**
+ * For each field, the message of its first broken rule, or undefined when the value is fine. A
+ * rule also gets the whole form, for a field checked against another (a password's confirmation).
+ */
+export type FormRules<Values extends Record<keyof Values, string>> = { [Field in keyof Values]: (value: string, values: Values) => string | undefined };
 
 type FormErrors<Values> = Partial<Record<keyof Values, string>>;
 
 /**
- * A form of text fields for the pages that must stay small (the pay pages, the login page):
+ * A form of text fields for the pages that must stay small (the pay pages, login and sign-up):
  * react-hook-form and zod would be a quarter of their download. It behaves as the app's react-hook-form
  * forms do by default: the rules run on submit; after that, a field is checked again as it
  * changes; the first field in error takes the focus; `isSubmitting` while `submit` runs.
@@ -19,9 +22,13 @@ export function usePlainForm<Values extends Record<keyof Values, string>>(initia
   const fields = Object.keys(rules) as (keyof Values & string)[];
 
   const setValue = (name: keyof Values & string, value: string) => {
+    // Functional: two fields set in one event (WalletPay clears account and TPIN) both stay set.
     setValues((current) => ({ ...current, [name]: value }));
-    if (submitted) setErrors((current) => ({ ...current, [name]: rules[name](value) }));
+    if (submitted) setErrors((current) => ({ ...current, [name]: rules[name](value, { ...values, [name]: value }) }));
   };
+
+  /** Shows a message under a field that the rules cannot know (the server's answer: an e-mail taken). */
+  const setError = (name: keyof Values & string, message: string) => setErrors((current) => ({ ...current, [name]: message }));
 
   /** The props of a field's input or select: name, value, change handler and error message. */
   const field = (name: keyof Values & string, format: (value: string) => string = (value) => value) => ({
@@ -35,7 +42,7 @@ export function usePlainForm<Values extends Record<keyof Values, string>>(initia
   const check = (): (keyof Values & string) | undefined => {
     setSubmitted(true);
     const found: FormErrors<Values> = {};
-    for (const name of fields) found[name] = rules[name](values[name]);
+    for (const name of fields) found[name] = rules[name](values[name], values);
     setErrors(found);
     return fields.find((name) => found[name]);
   };
@@ -60,5 +67,5 @@ export function usePlainForm<Values extends Record<keyof Values, string>>(initia
     }
   };
 
-  return { values, errors, field, setValue, handleSubmit, validate, isSubmitting };
+  return { values, errors, field, setValue, setError, handleSubmit, validate, isSubmitting };
 }

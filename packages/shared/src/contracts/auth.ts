@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../constants.ts';
 import { messages } from '../messages.ts';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PHONE_PATTERN } from '../signup-rules.ts';
 import { withExample } from '../contract-examples.ts';
 
 const m = messages;
@@ -22,7 +23,7 @@ export interface CheckoutLoginForm {
 
 /** E-mail addresses are compared case-insensitively; we store them lower-cased. */
 export const emailAddress = (required: string) =>
-  withExample(z.string({ error: required }).trim().min(1, required).max(254, m.signup.emailInvalid), 'ada@example.org')
+  withExample(z.string({ error: required }).trim().min(1, required).max(EMAIL_MAX_LENGTH, m.signup.emailInvalid), 'ada@example.org')
     .pipe(z.email({ error: m.signup.emailInvalid }))
     .transform((value) => value.toLowerCase());
 
@@ -32,15 +33,15 @@ const phoneNumber = withExample(
     .string({ error: m.signup.phoneRequired })
     .trim()
     .min(1, m.signup.phoneRequired)
-    .regex(/^\+?[0-9][0-9 -]{5,18}[0-9]$/, m.signup.phoneInvalid),
+    .regex(PHONE_PATTERN, m.signup.phoneInvalid),
   '+15550100001',
 ).transform((value) => value.replace(/[ -]/g, ''));
 
 /** POST /v1/user/register body. */
 export const registerBody = z
   .object({
-    firstName: z.string({ error: m.signup.firstNameRequired }).trim().min(1, m.signup.firstNameRequired).max(100),
-    lastName: z.string({ error: m.signup.lastNameRequired }).trim().min(1, m.signup.lastNameRequired).max(100),
+    firstName: z.string({ error: m.signup.firstNameRequired }).trim().min(1, m.signup.firstNameRequired).max(NAME_MAX_LENGTH, m.signup.firstNameTooLong),
+    lastName: z.string({ error: m.signup.lastNameRequired }).trim().min(1, m.signup.lastNameRequired).max(NAME_MAX_LENGTH, m.signup.lastNameTooLong),
     email: emailAddress(m.signup.emailRequired),
     contactNumber: phoneNumber,
     password: z
@@ -51,22 +52,6 @@ export const registerBody = z
   })
   .strict();
 export type RegisterBody = z.infer<typeof registerBody>;
-
-/** The sign-up form: the register body's fields plus confirmation, with the form's field names. */
-export const signupForm = z
-  .object({
-    firstName: registerBody.shape.firstName,
-    lastName: registerBody.shape.lastName,
-    email: z.string().trim().min(1, m.signup.emailRequired).pipe(z.email({ error: m.signup.emailInvalid })),
-    phone: z.string().trim().min(1, m.signup.phoneRequired).regex(/^\+?[0-9][0-9 -]{5,18}[0-9]$/, m.signup.phoneInvalid),
-    password: z.string().min(1, m.signup.passwordRequired).min(PASSWORD_MIN_LENGTH, m.signup.passwordTooShort),
-    confirmPassword: z.string().min(1, m.signup.confirmRequired),
-  })
-  .refine((form) => form.password === form.confirmPassword, {
-    message: m.signup.passwordMismatch,
-    path: ['confirmPassword'],
-  });
-export type SignupForm = z.infer<typeof signupForm>;
 
 export const sendVerificationBody = z
   .object({ email: emailAddress(m.signup.emailRequired) })

@@ -1,14 +1,14 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Trx } from '../db/transaction.ts';
-import type { Database } from '../db/schema.ts';
 import { operatorMessages } from '@kestrel/shared';
 import { forbidden } from './errors.ts';
 
 /*
  * The one ownership predicate: an account belongs to a user when account_users links them.
- * Every route that names one of the caller's accounts goes through findOwnedAccount (or,
- * inside a larger query, ownedBy), so the rule is written once.
+ * Every route that names one of the caller's accounts, or a row of one (a store, a payment, a
+ * payment link), goes through this file: heldBy inside a query, holdsAccount for a row already
+ * read, findOwnedAccount for an account named by the caller, so the rule is written once.
  */
 
 /** Who is calling: the user id the route guard took from the token. */
@@ -22,16 +22,32 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/** The columns that name the account a row belongs to, for heldBy. */
+export type AccountIdColumn = 'accounts.id' | 'stores.accountId' | 'paymentRequests.accountId';
+
+/**
+ * `EXISTS (account_users linking the row's account to this user)`, for a query over the table
+ * of `accountId` — e.g. `.where(heldBy(userId, 'stores.accountId'))`.
+ */
+export function heldBy(userId: string, accountId: AccountIdColumn) {
+  return sql<SqlBool>`exists (select 1 from account_users where account_users.account_id = ${sql.ref(accountId)} and account_users.user_id = ${userId})`;
+}
+
 /** `EXISTS (account_users of accounts.id for this user)`, for queries over `accounts`. */
 export function ownedBy(caller: Caller) {
-  return (eb: ExpressionBuilder<Database, 'accounts'>) =>
-    eb.exists(
-      eb
-        .selectFrom('accountUsers')
-        .select('accountUsers.accountId')
-        .whereRef('accountUsers.accountId', '=', 'accounts.id')
-        .where('accountUsers.userId', '=', caller.userId),
-    );
+  return heldBy(caller.userId, 'accounts.id');
+}
+
+/** Whether the user holds the account (for a row already read: a payment, a refund's payment). */
+export async function holdsAccount(db: Db | Trx, userId: string, accountId: string): Promise<boolean> {
+  const row = await db.selectFrom('accountUsers').select('userId').where('accountId', '=', accountId).where('userId', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The ids of every account the user holds. */
+export async function heldAccountIds(db: Db | Trx, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('accountUsers').select('accountId').where('userId', '=', userId).execute();
+  return rows.map((row) => row.accountId);
 }
 
 /**
@@ -71,6 +87,5 @@ export type OwnedAccount = NonNullable<Awaited<ReturnType<typeof findOwnedAccoun
  * rules. 403 with a readable error.
  */
 export async function assertNotOwnAccount(db: Db | Trx, operatorId: string, accountId: string): Promise<void> {
-  const own = await db.selectFrom('accountUsers').select('accountId').where('accountId', '=', accountId).where('userId', '=', operatorId).executeTakeFirst();
-  if (own) throw forbidden(operatorMessages.ownRecord, 'own_record');
+  if (await holdsAccount(db, operatorId, accountId)) throw forbidden(operatorMessages.ownRecord, 'own_record');
 }

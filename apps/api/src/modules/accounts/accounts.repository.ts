@@ -45,7 +45,7 @@ export function findVisibleIdentityDocument(db: Db, userId: string, accountId: s
     .where('identityDocuments.accountId', '=', accountId)
     .where((eb) =>
       eb.or([
-        ownedBy({ userId })(eb),
+        ownedBy({ userId }),
         // Operators review identity documents (the operator routes); the image link is the same.
         eb.exists(eb.selectFrom('users').select('users.id').where('users.id', '=', userId).where('users.isOperator', '=', true)),
       ]),

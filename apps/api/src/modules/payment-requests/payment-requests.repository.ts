@@ -2,6 +2,7 @@ import { sql, type Expression } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { DECLINE_CODES } from '../payments/card-processor.ts';
+import { heldBy } from '../../http/ownership.ts';
 
 const linkColumns = [
   'paymentRequests.id',
@@ -52,11 +53,7 @@ export type LinkRow = NonNullable<Awaited<ReturnType<typeof findLink>>>;
 export function findOwnedLink(db: Db | Trx, userId: string, id: string) {
   return linksWithAccount(db)
     .where('paymentRequests.id', '=', id)
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom('accountUsers').select('accountUsers.accountId').whereRef('accountUsers.accountId', '=', 'paymentRequests.accountId').where('accountUsers.userId', '=', userId),
-      ),
-    )
+    .where(heldBy(userId, 'paymentRequests.accountId'))
     .executeTakeFirst();
 }
 

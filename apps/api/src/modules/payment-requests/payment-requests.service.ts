@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
-import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
+import { findOwnedAccount, heldAccountIds, isUuid } from '../../http/ownership.ts';
 import { checkTpin } from '../accounts/tpin.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -296,8 +296,7 @@ export async function listLinkPaymentsOfCaller(ctx: AppContext, callerId: string
     if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
     accountIds = [account.id];
   } else {
-    const rows = await ctx.db.selectFrom('accountUsers').select('accountId').where('userId', '=', callerId).execute();
-    accountIds = rows.map((row) => row.accountId);
+    accountIds = await heldAccountIds(ctx.db, callerId);
   }
   return linkPaymentViews(ctx, await listLinkPayments(ctx.db, { accountIds }));
 }

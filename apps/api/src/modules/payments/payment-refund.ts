@@ -1,7 +1,7 @@
 import { asCents, asCurrency, refundMessages, REFUND_ERROR_CODES, type OperatorRefundInput, type OwnerRefundInput, type RefundInput, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { assertNotOwnAccount, isUuid } from '../../http/ownership.ts';
+import { assertNotOwnAccount, holdsAccount, isUuid } from '../../http/ownership.ts';
 import { checkTpin } from '../accounts/tpin.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
 import { refund, type Refundable, type RefundAsk } from './collect/refund.ts';
@@ -41,10 +41,9 @@ export async function findGatewayPayment(ctx: AppContext, paymentId: string): Pr
   return isUuid(paymentId) ? findPayment(ctx.db, paymentId) : undefined;
 }
 
-/** Whether the user is one of the account's users (the payment's owner). */
+/** Whether the user is one of the account's users (the payment's owner): the one ownership rule. */
 export async function ownsAccount(ctx: AppContext, userId: string, accountId: string): Promise<boolean> {
-  const row = await ctx.db.selectFrom('accountUsers').select('userId').where('accountId', '=', accountId).where('userId', '=', userId).executeTakeFirst();
-  return row !== undefined;
+  return holdsAccount(ctx.db, userId, accountId);
 }
 
 /** A user's name as a refund shows who made it. */

@@ -1,7 +1,7 @@
 import { asCents, centsToMajor, paymentMessages, type PaymentCounters, type PaymentView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
-import { findOwnedAccount } from '../../http/ownership.ts';
+import { findOwnedAccount, holdsAccount } from '../../http/ownership.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
 import { findOwnedStore } from '../stores/stores.service.ts';
 import { paymentOr404 } from './payments.service.ts';
@@ -69,8 +69,7 @@ export async function getPaymentForStore(ctx: AppContext, store: GatewayStore, p
 /** GET /v1/payment/paymentId/{paymentId} for a signed-in user: payments into an account they own. */
 export async function getPaymentForOwner(ctx: AppContext, userId: string, paymentId: string): Promise<PaymentView> {
   const row = await paymentOr404(ctx, paymentId);
-  const owned = await ctx.db.selectFrom('accountUsers').select('userId').where('accountId', '=', row.accountId).where('userId', '=', userId).executeTakeFirst();
-  if (!owned) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (!(await holdsAccount(ctx.db, userId, row.accountId))) throw notFound(paymentMessages.notFound, 'payment_not_found');
   return (await withErrors(ctx, [row]))[0]!;
 }
 

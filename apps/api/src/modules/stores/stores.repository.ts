@@ -2,6 +2,7 @@ import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import type { StoreStatus } from '../../db/schema.ts';
+import { heldBy } from '../../http/ownership.ts';
 
 const storeColumns = [
   'stores.id',
@@ -40,9 +41,7 @@ export function findStoreByPublicId(db: Db | Trx, storeId: string) {
 export function findOwnedStore(db: Db | Trx, userId: string, storeId: string) {
   return storesWithAccount(db)
     .where('stores.storeId', '=', storeId)
-    .where((eb) =>
-      eb.exists(eb.selectFrom('accountUsers').select('accountUsers.userId').whereRef('accountUsers.accountId', '=', 'stores.accountId').where('accountUsers.userId', '=', userId)),
-    )
+    .where(heldBy(userId, 'stores.accountId'))
     .executeTakeFirst();
 }
 

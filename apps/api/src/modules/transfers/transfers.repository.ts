@@ -16,7 +16,7 @@ export async function findTransferParties(db: Db | Trx, userId: string, senderUs
     .selectFrom('accounts')
     .select(participantColumns)
     .select(['accounts.tpinHash', 'accounts.tpinFailedAttempts', 'accounts.tpinLockedUntil', 'accounts.moneyMovementLocked'])
-    .select((eb) => ownedBy({ userId })(eb).as('owned'))
+    .select(ownedBy({ userId }).as('owned'))
     .where((eb) => eb(eb.fn('lower', ['accounts.userName']), 'in', [senderKey, recipientKey]))
     .execute();
   return {

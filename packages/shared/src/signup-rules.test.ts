@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { registerBody } from './contracts/auth.ts';
 import { messages } from './messages.ts';
-import { signupRules, type SignupForm } from './signup-rules.ts';
+import { signupRules, type SignupFormValues } from './signup-rules.ts';
 
 const m = messages.signup;
-const good: SignupForm = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org', phone: '+1 555-010-0001', password: 'correct horse', confirmPassword: 'correct horse' };
+const good: SignupFormValues = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org', phone: '+1 555-010-0001', password: 'correct horse', confirmPassword: 'correct horse' };
 
-const formProblems = (form: SignupForm) =>
+const formProblems = (form: SignupFormValues) =>
   Object.fromEntries(
-    (Object.keys(signupRules) as (keyof SignupForm)[]).flatMap((field) => {
+    (Object.keys(signupRules) as (keyof SignupFormValues)[]).flatMap((field) => {
       const problem = signupRules[field](form[field], form);
       return problem ? [[field, problem]] : [];
     }),
   );
 
 /** The register body's first message for each field the sign-up form also has. */
-function apiProblems(form: SignupForm) {
+function apiProblems(form: SignupFormValues) {
   const parsed = registerBody.safeParse({ firstName: form.firstName, lastName: form.lastName, email: form.email, contactNumber: form.phone, password: form.password });
   if (parsed.success) return {};
   const found: Record<string, string> = {};
@@ -48,7 +48,7 @@ describe('the sign-up form rules (no zod on the page)', () => {
 
   // The form must refuse exactly what the API refuses, with the same message, or a person fixes
   // one message only to be shown another by the server.
-  const cases: [string, Partial<SignupForm>, 'refused' | 'accepted'][] = [
+  const cases: [string, Partial<SignupFormValues>, 'refused' | 'accepted'][] = [
     ['a malformed e-mail', { email: 'ada@example' }, 'refused'],
     ['an e-mail with two dots', { email: 'ada..l@example.org' }, 'refused'],
     ['an e-mail with a space', { email: 'ada l@example.org' }, 'refused'],

@@ -21,7 +21,7 @@ export const PHONE_PATTERN = /^\+?[0-9][0-9 -]{5,18}[0-9]$/;
 export const EMAIL_PATTERN: RegExp = regexes.email;
 
 /** The sign-up form's values, as typed. */
-export interface SignupForm {
+export interface SignupFormValues {
   firstName: string;
   lastName: string;
   email: string;
@@ -37,7 +37,7 @@ const nameProblem = (required: string, tooLong: string) => (value: string) => {
 };
 
 /** For each field, the message of its first broken rule (the spec's messages), or undefined. */
-export const signupRules: { [Field in keyof SignupForm]: (value: string, form: SignupForm) => string | undefined } = {
+export const signupRules: { [Field in keyof SignupFormValues]: (value: string, form: SignupFormValues) => string | undefined } = {
   firstName: nameProblem(m.firstNameRequired, m.firstNameTooLong),
   lastName: nameProblem(m.lastNameRequired, m.lastNameTooLong),
   email: (value) => {

@@ -214,13 +214,13 @@ export const completeAccountForm = withBusinessNames(
     tpin: newTpinField,
   }),
 );
-export type CompleteAccountForm = z.infer<typeof completeAccountForm>;
+export type CompleteAccountFormValues = z.infer<typeof completeAccountForm>;
 
 /** The spec's fees at account creation; the server stores these whatever is sent. */
 const SPEC_FEE = { fixed: 0, percentage: 2 };
 
 /** Turns the parsed form into the spec's POST /v1/account/create body. */
-export function completeAccountFormToBody(form: CompleteAccountForm, userId: string): CreateAccountInput {
+export function completeAccountFormToBody(form: CompleteAccountFormValues, userId: string): CreateAccountInput {
   const business = form.accountType === 'business';
   return {
     users: [{ userId, tpin: form.tpin }],
@@ -248,7 +248,7 @@ export function completeAccountFormToBody(form: CompleteAccountForm, userId: str
  * Where a server field error (keyed by the body's path, e.g. 'address.city' or
  * 'identity.number') belongs on the flat form.
  */
-export const accountBodyFieldToFormField: Record<string, keyof CompleteAccountForm> = {
+export const accountBodyFieldToFormField: Record<string, keyof CompleteAccountFormValues> = {
   'users.0.tpin': 'tpin',
   'address.street': 'street',
   'address.city': 'city',

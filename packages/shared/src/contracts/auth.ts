@@ -16,7 +16,7 @@ export const loginBody = z
 export type LoginBody = z.infer<typeof loginBody>;
 
 /** Checkout's wallet login (other messages, document 2, section 5; rules in the web's WalletPay). */
-export interface CheckoutLoginForm {
+export interface CheckoutLoginFormValues {
   email: string;
   password: string;
 }
@@ -87,7 +87,7 @@ export const resetPasswordForm = z
     confirmPassword: z.string().min(1, m.signup.confirmRequired),
   })
   .refine(passwordsMatch, { message: m.signup.passwordMismatch, path: ['confirmPassword'] });
-export type ResetPasswordForm = z.infer<typeof resetPasswordForm>;
+export type ResetPasswordFormValues = z.infer<typeof resetPasswordForm>;
 
 // ---- Responses ----
 

@@ -109,8 +109,8 @@ export const createInvoiceBody = z
   })
   .strict()
   .superRefine(totalWithinLimit);
-export type CreateInvoiceBody = z.input<typeof createInvoiceBody>;
-export type CreateInvoiceInput = z.output<typeof createInvoiceBody>;
+export type CreateInvoiceInput = z.input<typeof createInvoiceBody>;
+export type CreateInvoiceBody = z.output<typeof createInvoiceBody>;
 
 /** The '/invoice' form: every field is text. */
 export const invoiceForm = z
@@ -129,7 +129,7 @@ export const invoiceForm = z
   })
   .superRefine(totalWithinLimit);
 export type InvoiceFormInput = z.input<typeof invoiceForm>;
-export type InvoiceFormOutput = z.output<typeof invoiceForm>;
+export type InvoiceFormValues = z.output<typeof invoiceForm>;
 
 /** An invoice as the data host answers it: the spec's fields, plus its number and exact total. */
 export const invoiceView = z.object({

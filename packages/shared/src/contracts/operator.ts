@@ -149,7 +149,7 @@ export const auditLogQuery = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
 });
-export type AuditLogQuery = z.input<typeof auditLogQuery>;
+export type AuditLogQueryInput = z.input<typeof auditLogQuery>;
 export const auditLogEntry = z.object({
   id: z.number().int(),
   actorUserId: z.string().nullable(),
@@ -170,7 +170,7 @@ export const failingCallbacksQuery = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
 });
-export type FailingCallbacksQuery = z.input<typeof failingCallbacksQuery>;
+export type FailingCallbacksQueryInput = z.input<typeof failingCallbacksQuery>;
 export const failingCallback = z.object({
   _id: z.string(),
   storeId: z.string(),

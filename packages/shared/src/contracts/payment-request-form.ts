@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AMOUNT_TYPES, PAYMENT_METHODS } from '../constants.ts';
 import { parseAmount } from '../money.ts';
 import { AMOUNT_DIGITS, linkAmountProblem, payerEmailProblem, requiredText } from '../payment-request-messages.ts';
-import { paymentRequestLabels, paymentRequestMessages as m, type CreatePaymentRequestBody, type PublicPaymentRequestView } from './payment-requests.ts';
+import { paymentRequestLabels, paymentRequestMessages as m, type CreatePaymentRequestInput, type PublicPaymentRequestView } from './payment-requests.ts';
 
 /*
  * The payment-request web forms (react-hook-form: every field is text): the owner's
@@ -60,10 +60,10 @@ export const paymentRequestForm = z
       else if (!/^\d+$/.test(form.useLimit) || Number(form.useLimit) < 1) ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitInvalid });
     }
   });
-export type PaymentRequestFormValues = z.input<typeof paymentRequestForm>;
+export type PaymentRequestFormInput = z.input<typeof paymentRequestForm>;
 
 /** The new-request form's starting values. */
-export const paymentRequestFormDefaults: PaymentRequestFormValues = {
+export const paymentRequestFormDefaults: PaymentRequestFormInput = {
   paymentPurpose: '',
   reference: '',
   isUseLimit: 'no',
@@ -84,7 +84,7 @@ export const paymentRequestFormDefaults: PaymentRequestFormValues = {
  * A valid new-request form → the create body. expiresAt (a datetime-local value, read in the
  * browser's time zone) is sent as an ISO instant.
  */
-export function paymentRequestFormToBody(form: PaymentRequestFormValues, owner: { userId: string; accountNumber: string }): CreatePaymentRequestBody {
+export function paymentRequestFormToBody(form: PaymentRequestFormInput, owner: { userId: string; accountNumber: string }): CreatePaymentRequestInput {
   const fixed = form.amountType === 'fixed';
   return {
     paymentPurpose: form.paymentPurpose.trim(),
@@ -121,7 +121,7 @@ type LinkAmountRule = Pick<PublicPaymentRequestView, 'amount' | 'minimumAmount' 
  * themselves are plain functions, so the pay page checks the same without zod.
  */
 export const paymentRequestAmountForm = paymentRequestAmountFormFor({ amount: { type: 'fixed', currency: 'USD', value: null }, minimumAmount: null, maximumAmount: null });
-export type PaymentRequestAmountFormValues = z.input<typeof paymentRequestAmountForm>;
+export type PaymentRequestAmountFormInput = z.input<typeof paymentRequestAmountForm>;
 
 /** The amount form for one link: a custom amount must lie within the link's minimum and maximum. */
 export function paymentRequestAmountFormFor(link: LinkAmountRule) {

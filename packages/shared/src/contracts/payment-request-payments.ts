@@ -31,8 +31,8 @@ export const payPaymentRequestByCardBody = z
     countryOrRegion: optionalText('countryOrRegion', 100),
   })
   .strict();
-export type PayPaymentRequestByCardBody = z.input<typeof payPaymentRequestByCardBody>;
-export type PayPaymentRequestByCardInput = z.output<typeof payPaymentRequestByCardBody>;
+export type PayPaymentRequestByCardInput = z.input<typeof payPaymentRequestByCardBody>;
+export type PayPaymentRequestByCardBody = z.output<typeof payPaymentRequestByCardBody>;
 
 /** POST /v1/payment-request/kestrel/complete-payment/{pRequestURLId} (signed in; the spec's body). */
 export const payPaymentRequestByKestrelBody = z
@@ -45,8 +45,8 @@ export const payPaymentRequestByKestrelBody = z
     tpin: payTpin,
   })
   .strict();
-export type PayPaymentRequestByKestrelBody = z.input<typeof payPaymentRequestByKestrelBody>;
-export type PayPaymentRequestByKestrelInput = z.output<typeof payPaymentRequestByKestrelBody>;
+export type PayPaymentRequestByKestrelInput = z.input<typeof payPaymentRequestByKestrelBody>;
+export type PayPaymentRequestByKestrelBody = z.output<typeof payPaymentRequestByKestrelBody>;
 
 /** Both pay routes' answer. */
 export const paymentRequestPayAnswer = z.object({

@@ -192,8 +192,8 @@ export const createPaymentRequestBody = z
       expiresAt: body.expiresAt ?? null,
     };
   });
-export type CreatePaymentRequestBody = z.input<typeof createPaymentRequestBody>;
-export type CreatePaymentRequestInput = z.output<typeof createPaymentRequestBody>;
+export type CreatePaymentRequestInput = z.input<typeof createPaymentRequestBody>;
+export type CreatePaymentRequestBody = z.output<typeof createPaymentRequestBody>;
 
 /** The create answer's data: the new link's public id (the spec's data.pRequestURLId). */
 export const createPaymentRequestAnswer = z.object({
@@ -317,5 +317,5 @@ export const updatePaymentRequestLimitBody = z
   .superRefine((body, ctx) => {
     if (body.isUseLimit !== false && body.useLimit === undefined) ctx.addIssue({ code: 'custom', path: ['useLimit'], message: m.useLimitRequired });
   });
-export type UpdatePaymentRequestLimitBody = z.input<typeof updatePaymentRequestLimitBody>;
-export type UpdatePaymentRequestLimitInput = z.output<typeof updatePaymentRequestLimitBody>;
+export type UpdatePaymentRequestLimitInput = z.input<typeof updatePaymentRequestLimitBody>;
+export type UpdatePaymentRequestLimitBody = z.output<typeof updatePaymentRequestLimitBody>;

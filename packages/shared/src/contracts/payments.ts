@@ -81,7 +81,7 @@ export const paymentListQuery = z.object({
   from: day.optional(),
   to: day.optional(),
 });
-export type PaymentListQuery = z.input<typeof paymentListQuery>;
+export type PaymentListQueryInput = z.input<typeof paymentListQuery>;
 
 /** The payments list's counters over every payment of the account or store, counted by the database. */
 export const paymentCounters = z.object({ all: z.number().int(), succeeded: z.number().int(), initiated: z.number().int(), failed: z.number().int(), ...refundCounterFields });
@@ -233,7 +233,7 @@ export interface CardFormValues {
 }
 
 /** The checkout's wallet form: an account and its TPIN (rules in the web's WalletPay). */
-export interface WalletPayForm {
+export interface WalletPayFormValues {
   accountNumber: string;
   tpin: string;
 }

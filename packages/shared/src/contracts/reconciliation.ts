@@ -96,7 +96,7 @@ export const reconciliationMismatchesQuery = z.object({
   status: z.enum(['open', 'resolved', 'all']).default('open'),
   day: reconciliationDay.optional(),
 });
-export type ReconciliationMismatchesQuery = z.input<typeof reconciliationMismatchesQuery>;
+export type ReconciliationMismatchesQueryInput = z.input<typeof reconciliationMismatchesQuery>;
 
 export const reconciliationMismatchView = z.object({
   _id: z.string(),

@@ -101,8 +101,8 @@ export const refundBody = z
     reason: refundReason,
   })
   .strict();
-export type RefundBody = z.input<typeof refundBody>;
-export type RefundInput = z.output<typeof refundBody>;
+export type RefundInput = z.input<typeof refundBody>;
+export type RefundBody = z.output<typeof refundBody>;
 
 /** POST /v1/payment/details/{paymentId}/refund (the signed-in owner; a gateway or link payment): the receiving account's TPIN. */
 export const ownerRefundBody = z
@@ -113,8 +113,8 @@ export const ownerRefundBody = z
     tpin: tpinValue,
   })
   .strict();
-export type OwnerRefundBody = z.input<typeof ownerRefundBody>;
-export type OwnerRefundInput = z.output<typeof ownerRefundBody>;
+export type OwnerRefundInput = z.input<typeof ownerRefundBody>;
+export type OwnerRefundBody = z.output<typeof ownerRefundBody>;
 
 /** POST /v1/operator/payments/{paymentId}/refund: on a customer's behalf, with a reason (audit trail). */
 export const operatorRefundBody = z
@@ -124,8 +124,8 @@ export const operatorRefundBody = z
     reason: operatorReason,
   })
   .strict();
-export type OperatorRefundBody = z.input<typeof operatorRefundBody>;
-export type OperatorRefundInput = z.output<typeof operatorRefundBody>;
+export type OperatorRefundInput = z.input<typeof operatorRefundBody>;
+export type OperatorRefundBody = z.output<typeof operatorRefundBody>;
 
 /** The details page's refund form (amount as typed; the page fills in what is left). */
 export const refundForm = z.object({

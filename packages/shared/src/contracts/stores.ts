@@ -73,7 +73,7 @@ export type CreateStoreFields = z.infer<typeof createStoreFields>;
 
 /** The new store form (the files are checked separately: one logo, one or more documents). */
 export const newStoreForm = createStoreFields.omit({ accountKey: true, userId: true });
-export type NewStoreForm = z.infer<typeof newStoreForm>;
+export type NewStoreFormValues = z.infer<typeof newStoreForm>;
 
 export const storeView = z.object({
   _id: z.string(),

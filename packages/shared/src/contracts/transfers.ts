@@ -61,7 +61,7 @@ export const transferForm = z.object({
   amount: amountCents(transferMessages.amountRequired, transferMessages.amountInvalid),
   tpin: z.string().min(1, transferMessages.tpinRequired).max(TPIN_LENGTH, transferMessages.tpinDigits).regex(/^\d{4}$/, transferMessages.tpinDigits),
 });
-export type TransferForm = z.input<typeof transferForm>;
+export type TransferFormInput = z.input<typeof transferForm>;
 export type TransferFormValues = z.output<typeof transferForm>;
 
 /** GET /v1/account/search?query=&accountNumber= — accountNumber is the sender (left out of the results). */
@@ -69,7 +69,7 @@ export const recipientSearchQuery = z.object({
   query: z.string().trim().max(100).default(''),
   accountNumber: z.string().trim().max(40).optional().describe('The current (sending) account; it is left out of the results'),
 });
-export type RecipientSearchQuery = z.input<typeof recipientSearchQuery>;
+export type RecipientSearchQueryInput = z.input<typeof recipientSearchQuery>;
 
 /** GET /v1/recipients/{userName}: one account by its exact user name (case-insensitive). */
 export const recipientParams = z.object({ userName: z.string().trim().min(1).max(100) });

@@ -131,8 +131,8 @@ export const createWithdrawalBody = z
     branchName: value.country === 'Bangladesh' ? value.branchName : undefined,
     accountType: value.country === 'United States' ? value.accountType?.toUpperCase() : undefined,
   }));
-export type CreateWithdrawalBody = z.input<typeof createWithdrawalBody>;
-export type CreateWithdrawalInput = z.output<typeof createWithdrawalBody>;
+export type CreateWithdrawalInput = z.input<typeof createWithdrawalBody>;
+export type CreateWithdrawalBody = z.output<typeof createWithdrawalBody>;
 
 /** The '/bank/withdraw/new' form: every field is text, with the spec's messages. */
 export const withdrawForm = z
@@ -154,7 +154,7 @@ export const withdrawForm = z
     tpin: z.string().min(1, required('tpin')).regex(/^\d{4}$/, messages.tpin.fourDigits),
   })
   .superRefine(countryRules);
-export type WithdrawForm = z.infer<typeof withdrawForm>;
+export type WithdrawFormValues = z.infer<typeof withdrawForm>;
 
 /** A withdrawal as its holder sees it (the spec's fields; the bank account number masked). */
 export const withdrawalView = z.object({
@@ -193,7 +193,7 @@ export type FailWithdrawalBody = z.infer<typeof failWithdrawalBody>;
 
 /** POST /v1/bank-withdraw/cancel/{id}: the owner's TPIN, as for asking for the withdrawal. */
 export const cancelWithdrawalBody = z.object({ tpin: tpinValue }).strict();
-export type CancelWithdrawalBody = z.input<typeof cancelWithdrawalBody>;
+export type CancelWithdrawalInput = z.input<typeof cancelWithdrawalBody>;
 
 /** One step of a withdrawal's life, oldest first: the status it reached and when. */
 export const withdrawalStatusStep = z.object({ status: z.enum(WITHDRAW_STATUSES), at: z.string().describe('ISO 8601 time') });

@@ -1,4 +1,4 @@
-import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceInput, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
+import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -40,7 +40,7 @@ function assertCaller(callerId: string, userId: string | undefined): void {
 }
 
 /** POST /data/v1/invoice/create. */
-export async function createInvoice(ctx: AppContext, callerId: string, body: CreateInvoiceInput): Promise<InvoiceView> {
+export async function createInvoice(ctx: AppContext, callerId: string, body: CreateInvoiceBody): Promise<InvoiceView> {
   assertCaller(callerId, body.userId);
   const parsed = parseAmount(body.unit_price);
   if (!parsed.ok) throw badRequest(invoiceMessages.unitPriceMin, { unit_price: invoiceMessages.unitPriceMin });

@@ -9,8 +9,8 @@ import {
   paymentMessages,
   paymentRequestMessages as m,
   type Cents,
-  type PayPaymentRequestByCardInput,
-  type PayPaymentRequestByKestrelInput,
+  type PayPaymentRequestByCardBody,
+  type PayPaymentRequestByKestrelBody,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
@@ -84,8 +84,8 @@ export interface LinkPaid {
  * e-mail the processor kept with the charge.
  */
 export type LinkPayBody =
-  | { kind: 'card'; body: PayPaymentRequestByCardInput }
-  | { kind: 'wallet'; body: PayPaymentRequestByKestrelInput }
+  | { kind: 'card'; body: PayPaymentRequestByCardBody }
+  | { kind: 'wallet'; body: PayPaymentRequestByKestrelBody }
   | { kind: 'recorded'; billing: { name: string | null; email: string | null } };
 
 /**

@@ -1,4 +1,4 @@
-import { asCents, messages, paymentRequestMessages as m, reconciliationMessages, type Cents, type PaymentMethod, type PayPaymentRequestByCardInput, type PayPaymentRequestByKestrelInput } from '@kestrel/shared';
+import { asCents, messages, paymentRequestMessages as m, reconciliationMessages, type Cents, type PaymentMethod, type PayPaymentRequestByCardBody, type PayPaymentRequestByKestrelBody } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';
@@ -55,7 +55,7 @@ async function feeFor(ctx: AppContext, linkId: string, amountCents: Cents): Prom
  * the payment recorded, spending the use. A decline, or a charge that cannot be recorded,
  * gives the hold back (and voids the charge); a crash leaves a hold that expires.
  */
-export async function payPaymentRequestByCard(ctx: AppContext, pRequestUrlId: string, body: PayPaymentRequestByCardInput, idempotencyKey: string | undefined) {
+export async function payPaymentRequestByCard(ctx: AppContext, pRequestUrlId: string, body: PayPaymentRequestByCardBody, idempotencyKey: string | undefined) {
   const link = await linkByUrlIdOr404(ctx, pRequestUrlId);
   assertMethod(link, 'Card');
   const amountCents = payableAmount(link, body.amount);
@@ -83,7 +83,7 @@ export async function payPaymentRequestByWallet(
   ctx: AppContext,
   callerId: string,
   pRequestUrlId: string,
-  body: PayPaymentRequestByKestrelInput,
+  body: PayPaymentRequestByKestrelBody,
   idempotencyKey: string | undefined,
 ) {
   if (body.userId !== undefined && body.userId !== callerId) throw forbidden(m.userMismatch);

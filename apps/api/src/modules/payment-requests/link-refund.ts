@@ -1,4 +1,4 @@
-import { asCents, asCurrency, type OperatorRefundInput, type OwnerRefundInput, type RefundView } from '@kestrel/shared';
+import { asCents, asCurrency, type OperatorRefundBody, type OwnerRefundBody, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { assertNotOwnAccount, isUuid } from '../../http/ownership.ts';
 import { refund, type Refundable } from '../payments/collect/refund.ts';
@@ -55,12 +55,12 @@ export function linkRefundable(row: LinkPaymentRecord): Refundable {
   };
 }
 
-export async function refundLinkPaymentForOwner(ctx: AppContext, userId: string, row: LinkPaymentRecord, body: OwnerRefundInput, key: string | undefined) {
+export async function refundLinkPaymentForOwner(ctx: AppContext, userId: string, row: LinkPaymentRecord, body: OwnerRefundBody, key: string | undefined) {
   if (!(await ownsAccount(ctx, userId, row.accountId))) throw paymentNotFound();
   return refund(ctx, linkRefundable(row), ownerAsk(ctx, userId, await userDisplayName(ctx, userId), row.accountId, row.id, body, key));
 }
 
-export async function refundLinkPaymentForOperator(ctx: AppContext, operatorId: string, row: LinkPaymentRecord, body: OperatorRefundInput, key: string | undefined) {
+export async function refundLinkPaymentForOperator(ctx: AppContext, operatorId: string, row: LinkPaymentRecord, body: OperatorRefundBody, key: string | undefined) {
   await assertNotOwnAccount(ctx.db, operatorId, row.accountId);
   return refund(ctx, linkRefundable(row), operatorAsk(operatorId, row.id, body, key));
 }

@@ -4,7 +4,7 @@ import {
   centsToMajor,
   messages,
   type CreatePaymentRequestAnswer,
-  type CreatePaymentRequestInput,
+  type CreatePaymentRequestBody,
   type LinkPaymentSourceQuery,
   type LinkPaymentView,
   type PaymentMethod,
@@ -13,7 +13,7 @@ import {
   type PaymentRequestStatus,
   type PaymentRequestView,
   type PublicPaymentRequestView,
-  type UpdatePaymentRequestLimitInput,
+  type UpdatePaymentRequestLimitBody,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -114,7 +114,7 @@ async function ownedLinkOr404(ctx: AppContext, callerId: string, id: string): Pr
 export async function createPaymentRequest(
   ctx: AppContext,
   callerId: string,
-  body: CreatePaymentRequestInput,
+  body: CreatePaymentRequestBody,
   idempotencyKey: string | undefined,
   ip: string,
 ): Promise<{ result: CreatePaymentRequestAnswer; replayed: boolean }> {
@@ -210,7 +210,7 @@ export async function updatePaymentRequestStatus(ctx: AppContext, callerId: stri
  * in flight hold uses against the new count (held_uses): a declined one gives its hold back,
  * never a use on top of the new limit, and a successful one needs a use the new limit still has.
  */
-export async function updatePaymentRequestLimit(ctx: AppContext, callerId: string, id: string, body: UpdatePaymentRequestLimitInput, ip: string): Promise<PaymentRequestView> {
+export async function updatePaymentRequestLimit(ctx: AppContext, callerId: string, id: string, body: UpdatePaymentRequestLimitBody, ip: string): Promise<PaymentRequestView> {
   const link = await ownedLinkOr404(ctx, callerId, id);
   const next = body.isUseLimit === false ? { isUseLimit: false, useLimit: null } : { isUseLimit: true, useLimit: body.useLimit ?? 0 };
   await inTransaction(ctx.db, async (trx) => {

@@ -1,4 +1,4 @@
-import { asCents, asCurrency, refundMessages, REFUND_ERROR_CODES, type OperatorRefundInput, type OwnerRefundInput, type RefundInput, type RefundView } from '@kestrel/shared';
+import { asCents, asCurrency, refundMessages, REFUND_ERROR_CODES, type OperatorRefundBody, type OwnerRefundBody, type RefundBody, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { assertNotOwnAccount, holdsAccount, isUuid } from '../../http/ownership.ts';
@@ -55,10 +55,10 @@ export async function userDisplayName(ctx: AppContext, userId: string): Promise<
 /** Who an operator's refund shows as its maker (the audit trail names the operator). */
 export const OPERATOR_REFUND_NAME = 'Kestrel support';
 
-const askOf = (body: RefundInput | OwnerRefundInput | OperatorRefundInput) => ({ amountCents: body.amount, currency: body.currency, reason: body.reason });
+const askOf = (body: RefundBody | OwnerRefundBody | OperatorRefundBody) => ({ amountCents: body.amount, currency: body.currency, reason: body.reason });
 
 /** POST /v1/payment/refund/{paymentId}: the store refunds one of its payments (Idempotency-Key required). */
-export async function refundForStore(ctx: AppContext, store: GatewayStore, paymentId: string, body: RefundInput, key: string | undefined) {
+export async function refundForStore(ctx: AppContext, store: GatewayStore, paymentId: string, body: RefundBody, key: string | undefined) {
   if (!key) throw badRequest(refundMessages.idempotencyKeyRequired, undefined, REFUND_ERROR_CODES.idempotencyKeyRequired);
   const payment = await findGatewayPayment(ctx, paymentId);
   if (!payment || payment.storeId !== store.id) throw paymentNotFound();
@@ -70,7 +70,7 @@ export async function refundForStore(ctx: AppContext, store: GatewayStore, payme
 }
 
 /** The owner's refund of a payment into one of their accounts, with that account's TPIN (counted, with lockout). */
-export function ownerAsk(ctx: AppContext, userId: string, name: string, accountId: string, recordId: string, body: OwnerRefundInput, key: string | undefined): RefundAsk {
+export function ownerAsk(ctx: AppContext, userId: string, name: string, accountId: string, recordId: string, body: OwnerRefundBody, key: string | undefined): RefundAsk {
   return {
     ...askOf(body),
     by: { kind: 'owner', userId, name },
@@ -80,7 +80,7 @@ export function ownerAsk(ctx: AppContext, userId: string, name: string, accountI
 }
 
 /** An operator's refund on a customer's behalf: a reason, never on an account the operator holds. */
-export function operatorAsk(operatorId: string, recordId: string, body: OperatorRefundInput, key: string | undefined): RefundAsk {
+export function operatorAsk(operatorId: string, recordId: string, body: OperatorRefundBody, key: string | undefined): RefundAsk {
   return {
     ...askOf(body),
     by: { kind: 'operator', userId: operatorId, name: OPERATOR_REFUND_NAME },
@@ -89,12 +89,12 @@ export function operatorAsk(operatorId: string, recordId: string, body: Operator
 }
 
 /** The owner's gateway payment refund (the refunds module routes link payments to the link's side). */
-export async function refundGatewayForOwner(ctx: AppContext, userId: string, payment: PaymentRow, body: OwnerRefundInput, key: string | undefined) {
+export async function refundGatewayForOwner(ctx: AppContext, userId: string, payment: PaymentRow, body: OwnerRefundBody, key: string | undefined) {
   if (!(await ownsAccount(ctx, userId, payment.accountId))) throw paymentNotFound();
   return refund(ctx, gatewayRefundable(payment), ownerAsk(ctx, userId, await userDisplayName(ctx, userId), payment.accountId, payment.id, body, key));
 }
 
-export async function refundGatewayForOperator(ctx: AppContext, operatorId: string, payment: PaymentRow, body: OperatorRefundInput, key: string | undefined) {
+export async function refundGatewayForOperator(ctx: AppContext, operatorId: string, payment: PaymentRow, body: OperatorRefundBody, key: string | undefined) {
   await assertNotOwnAccount(ctx.db, operatorId, payment.accountId);
   return refund(ctx, gatewayRefundable(payment), operatorAsk(operatorId, payment.id, body, key));
 }

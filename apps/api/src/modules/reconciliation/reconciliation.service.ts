@@ -3,7 +3,7 @@ import {
   centsToMajor,
   reconciliationMessages as rm,
   type MismatchAction,
-  type ReconciliationMismatchesQuery,
+  type ReconciliationMismatchesQueryInput,
   type ReconciliationMismatchView,
   type ReconciliationRunView,
 } from '@kestrel/shared';
@@ -126,7 +126,7 @@ export async function runReconciliation(ctx: AppContext, operatorId: string, day
 
 /** GET /v1/operator/reconciliation/mismatches: open ones by default, newest day first. */
 export async function listReconciliationMismatches(ctx: AppContext, query: { status: 'open' | 'resolved' | 'all'; day?: string | undefined }): Promise<ReconciliationMismatchView[]> {
-  return (await listMismatches(ctx.db, cardProcessorOf(ctx).name, query satisfies ReconciliationMismatchesQuery)).map(mismatchView);
+  return (await listMismatches(ctx.db, cardProcessorOf(ctx).name, query satisfies ReconciliationMismatchesQueryInput)).map(mismatchView);
 }
 
 /** The difference, open and not on the operator's own account's money. */

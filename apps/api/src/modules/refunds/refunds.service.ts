@@ -1,4 +1,4 @@
-import { asCents, centsToMajor, type OperatorPaymentView, type OperatorRefundInput, type OwnerRefundInput, type RefundView } from '@kestrel/shared';
+import { asCents, centsToMajor, type OperatorPaymentView, type OperatorRefundBody, type OwnerRefundBody, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import {
   findGatewayPayment,
@@ -19,7 +19,7 @@ import { refundsByRecord, refundSummary } from '../payments/refund-views.ts';
  */
 
 /** POST /v1/payment/details/{paymentId}/refund: the signed-in owner, with the receiving account's TPIN. */
-export async function refundForOwner(ctx: AppContext, userId: string, paymentId: string, body: OwnerRefundInput, key: string | undefined) {
+export async function refundForOwner(ctx: AppContext, userId: string, paymentId: string, body: OwnerRefundBody, key: string | undefined) {
   const payment = await findGatewayPayment(ctx, paymentId);
   if (payment) return refundGatewayForOwner(ctx, userId, payment, body, key);
   const link = await findLinkPayment(ctx, paymentId);
@@ -28,7 +28,7 @@ export async function refundForOwner(ctx: AppContext, userId: string, paymentId:
 }
 
 /** POST /v1/operator/payments/{paymentId}/refund: on a customer's behalf, with a reason. */
-export async function refundForOperator(ctx: AppContext, operatorId: string, paymentId: string, body: OperatorRefundInput, key: string | undefined) {
+export async function refundForOperator(ctx: AppContext, operatorId: string, paymentId: string, body: OperatorRefundBody, key: string | undefined) {
   const payment = await findGatewayPayment(ctx, paymentId);
   if (payment) return refundGatewayForOperator(ctx, operatorId, payment, body, key);
   const link = await findLinkPayment(ctx, paymentId);

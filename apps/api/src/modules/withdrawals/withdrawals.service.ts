@@ -9,7 +9,7 @@ import {
   messages,
   operatorMessages,
   withdrawMessages,
-  type CreateWithdrawalInput,
+  type CreateWithdrawalBody,
   type OperatorWithdrawalView,
   type WithdrawalStatus,
   type WithdrawalCounters,
@@ -75,7 +75,7 @@ export function view(row: WithdrawalRow, accountNumber: string): WithdrawalView 
 export async function createWithdrawal(
   ctx: AppContext,
   callerId: string,
-  body: CreateWithdrawalInput,
+  body: CreateWithdrawalBody,
   idempotencyKey: string | undefined,
   ip: string,
 ): Promise<{ result: WithdrawalView; replayed: boolean }> {

@@ -1,4 +1,4 @@
-import type { PayPaymentRequestByCardBody, PayPaymentRequestByKestrelBody, PaymentRequestPayAnswer } from '@kestrel/shared';
+import type { PayPaymentRequestByCardInput, PayPaymentRequestByKestrelInput, PaymentRequestPayAnswer } from '@kestrel/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
@@ -46,9 +46,9 @@ async function pay(path: string, body: unknown, token: string | undefined): Prom
 }
 
 /** POST /v1/payment-request/card/complete-payment/{pRequestURLId}: no login. */
-export const payLinkByCard = (pRequestURLId: string, body: PayPaymentRequestByCardBody) =>
+export const payLinkByCard = (pRequestURLId: string, body: PayPaymentRequestByCardInput) =>
   pay(`/v1/payment-request/card/complete-payment/${segment(pRequestURLId)}`, body, undefined);
 
 /** POST /v1/payment-request/kestrel/complete-payment/{pRequestURLId}: with the payer's token. */
-export const payLinkByKestrel = (pRequestURLId: string, body: PayPaymentRequestByKestrelBody, token: string) =>
+export const payLinkByKestrel = (pRequestURLId: string, body: PayPaymentRequestByKestrelInput, token: string) =>
   pay(`/v1/payment-request/kestrel/complete-payment/${segment(pRequestURLId)}`, body, token);

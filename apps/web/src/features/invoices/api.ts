@@ -1,4 +1,4 @@
-import { invoiceDetailView, invoiceView, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
+import { invoiceDetailView, invoiceView, type CreateInvoiceInput, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
 import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
@@ -36,7 +36,7 @@ export function useInvoice(id: string) {
 export function useCreateInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: CreateInvoiceBody) => (await http.post('/data/v1/invoice/create', body, invoiceView)).data,
+    mutationFn: async (body: CreateInvoiceInput) => (await http.post('/data/v1/invoice/create', body, invoiceView)).data,
     onSuccess: (invoice) => void queryClient.invalidateQueries({ queryKey: invoiceKeys.user(invoice.userId) }),
   });
 }

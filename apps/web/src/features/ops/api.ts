@@ -22,10 +22,10 @@ import {
   storeReviewView,
   storeView,
   verifyIdentityResult,
-  type AuditLogQuery,
+  type AuditLogQueryInput,
   type MismatchAction,
   type RunReconciliationInput,
-  type OperatorRefundBody,
+  type OperatorRefundInput,
   type StoreStatus,
   type WithdrawalStatus,
 } from '@kestrel/shared';
@@ -48,7 +48,7 @@ export const opsKeys = {
   search: (q: string) => [...opsKeys.all, 'search', q] as const,
   account: (id: string) => [...opsKeys.all, 'account', id] as const,
   ledger: () => [...opsKeys.all, 'ledger'] as const,
-  audit: (query: AuditLogQuery) => [...opsKeys.all, 'audit', query] as const,
+  audit: (query: AuditLogQueryInput) => [...opsKeys.all, 'audit', query] as const,
   callbacks: (page: number) => [...opsKeys.all, 'callbacks', page] as const,
   approvals: (status: string) => [...opsKeys.all, 'approvals', status] as const,
   today: () => [...opsKeys.all, 'today'] as const,
@@ -100,7 +100,7 @@ export function useLedgerHealth() {
   return useQuery({ queryKey: opsKeys.ledger(), queryFn: async ({ signal }) => (await http.get('/v1/operator/ledger-health', ledgerHealth, { signal })).data, ...fresh });
 }
 
-export function useAuditLog(query: AuditLogQuery) {
+export function useAuditLog(query: AuditLogQueryInput) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
   return useQuery({
@@ -219,7 +219,7 @@ export function useOpsPayment(paymentId: string) {
  */
 export function useOperatorRefund() {
   const requestKey = useRequestKey();
-  return useOpsMutation(async ({ paymentId, ...body }: OperatorRefundBody & { paymentId: string }) => {
+  return useOpsMutation(async ({ paymentId, ...body }: OperatorRefundInput & { paymentId: string }) => {
     const key = requestKey.keyFor(JSON.stringify({ paymentId, ...body }));
     const result = await http.post(`/v1/operator/payments/${segment(paymentId)}/refund`, body, refundView, { headers: { 'Idempotency-Key': key } });
     requestKey.settled();

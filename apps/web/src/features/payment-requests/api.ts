@@ -2,10 +2,10 @@ import {
   createPaymentRequestAnswer,
   linkPaymentView,
   paymentRequestView,
-  type CreatePaymentRequestBody,
+  type CreatePaymentRequestInput,
   type PaymentRequestStatus,
   type PaymentRequestView,
-  type UpdatePaymentRequestLimitBody,
+  type UpdatePaymentRequestLimitInput,
 } from '@kestrel/shared';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -83,7 +83,7 @@ export function useCreatePaymentRequest() {
   const queryClient = useQueryClient();
   const requestKey = useRequestKey();
   return useMutation({
-    mutationFn: async (body: CreatePaymentRequestBody) => {
+    mutationFn: async (body: CreatePaymentRequestInput) => {
       const key = requestKey.keyFor(JSON.stringify({ ...body, tpin: undefined }));
       return (await http.post('/v1/payment-request/create', body, createPaymentRequestAnswer, { headers: { 'Idempotency-Key': key } })).data;
     },
@@ -121,7 +121,7 @@ export function useUpdatePaymentRequestStatus(id: string) {
 export function useUpdatePaymentRequestLimit(id: string) {
   const changed = useLinkChanged(id);
   return useMutation({
-    mutationFn: async (body: UpdatePaymentRequestLimitBody) => (await http.patch(`/v1/payment-request/limit/update/${segment(id)}`, body, paymentRequestView)).data,
+    mutationFn: async (body: UpdatePaymentRequestLimitInput) => (await http.patch(`/v1/payment-request/limit/update/${segment(id)}`, body, paymentRequestView)).data,
     onSuccess: (_link, body) => changed({ isUseLimit: body.isUseLimit ?? true, useLimit: body.useLimit === undefined ? null : Number(body.useLimit) }),
   });
 }

@@ -1,4 +1,4 @@
-import { paymentView, refundView, type OwnerRefundBody, type PaymentListStatus, type PaymentView } from '@kestrel/shared';
+import { paymentView, refundView, type OwnerRefundInput, type PaymentListStatus, type PaymentView } from '@kestrel/shared';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { useRequestKey } from '../../lib/idempotency-key.ts';
@@ -93,7 +93,7 @@ export function useRefundPayment(paymentId: string) {
   const queryClient = useQueryClient();
   const requestKey = useRequestKey();
   return useMutation({
-    mutationFn: async (body: OwnerRefundBody) => {
+    mutationFn: async (body: OwnerRefundInput) => {
       const key = requestKey.keyFor(JSON.stringify({ ...body, tpin: undefined }));
       const answer = await http.post(`/v1/payment/details/${segment(paymentId)}/refund`, body, refundView, { headers: { 'Idempotency-Key': key } });
       requestKey.settled();

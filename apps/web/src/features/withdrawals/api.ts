@@ -1,4 +1,4 @@
-import type { CancelWithdrawalBody, CreateWithdrawalBody, WithdrawalView } from '@kestrel/shared';
+import type { CancelWithdrawalInput, CreateWithdrawalInput, WithdrawalView } from '@kestrel/shared';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { accountKeys } from '../accounts/api.ts';
@@ -77,7 +77,7 @@ export function useCreateWithdrawal() {
   const queryClient = useQueryClient();
   const requestKey = useRequestKey();
   return useMutation({
-    mutationFn: async (body: CreateWithdrawalBody) => {
+    mutationFn: async (body: CreateWithdrawalInput) => {
       const key = requestKey.keyFor(JSON.stringify({ ...body, tpin: undefined }));
       return http.post('/v1/bank-withdraw/create', body, (c) => c.withdrawalView, { headers: { 'Idempotency-Key': key } });
     },
@@ -93,7 +93,7 @@ export function useCancelWithdrawal(id: string) {
   const queryClient = useQueryClient();
   const requestKey = useRequestKey();
   return useMutation({
-    mutationFn: async (body: CancelWithdrawalBody) =>
+    mutationFn: async (body: CancelWithdrawalInput) =>
       http.post(`/v1/bank-withdraw/cancel/${segment(id)}`, body, (c) => c.withdrawalView, { headers: { 'Idempotency-Key': requestKey.keyFor(id) } }),
     onSuccess: (result) => {
       requestKey.settled();

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, resetPasswordForm, uiText, type ResetPasswordForm } from '@kestrel/shared';
+import { messages, resetPasswordForm, uiText, type ResetPasswordFormValues } from '@kestrel/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
@@ -32,7 +32,7 @@ export function ResetPasswordPage() {
     formState: { errors },
   } = useForm({ resolver: zodResolver(resetPasswordForm), defaultValues: { password: '', confirmPassword: '' } });
 
-  const onSubmit = (values: ResetPasswordForm) =>
+  const onSubmit = (values: ResetPasswordFormValues) =>
     resetPassword.mutate(
       { token, ...values },
       {

@@ -1,4 +1,4 @@
-import { messages, PRODUCT_NAME, signupRules, uiText, type SignupForm } from '@kestrel/shared';
+import { messages, PRODUCT_NAME, signupRules, uiText, type SignupFormValues } from '@kestrel/shared';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
@@ -14,7 +14,7 @@ import { useHydrated } from '../../../lib/hydrated.ts';
 const t = uiText.signup;
 
 /** The register body names the phone `contactNumber`; the form calls it `phone`. */
-const formFieldOf: Record<string, keyof SignupForm> = {
+const formFieldOf: Record<string, keyof SignupFormValues> = {
   firstName: 'firstName',
   lastName: 'lastName',
   email: 'email',
@@ -23,7 +23,7 @@ const formFieldOf: Record<string, keyof SignupForm> = {
 };
 
 /** Puts the server's answer where the user will see it: under the field and in a toast. */
-function showSignupError(error: unknown, setError: (field: keyof SignupForm, message: string) => void): void {
+function showSignupError(error: unknown, setError: (field: keyof SignupFormValues, message: string) => void): void {
   if (!(error instanceof ApiError)) {
     toast.error(messages.signup.failed);
     return;
@@ -57,12 +57,12 @@ function showSignupError(error: unknown, setError: (field: keyof SignupForm, mes
 export function SignupPage() {
   const navigate = useNavigate();
   const registerUser = useRegister();
-  const { field, handleSubmit, setError } = usePlainForm<SignupForm>(
+  const { field, handleSubmit, setError } = usePlainForm<SignupFormValues>(
     { firstName: '', lastName: '', email: '', phone: '', password: '', confirmPassword: '' },
     signupRules,
   );
 
-  const onSubmit = (values: SignupForm) =>
+  const onSubmit = (values: SignupFormValues) =>
     registerUser.mutate(
       {
         firstName: values.firstName.trim(),

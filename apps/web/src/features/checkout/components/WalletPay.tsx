@@ -1,4 +1,4 @@
-import { checkoutMessages, type CheckoutLoginForm, type Currency, type WalletPayForm } from '@kestrel/shared';
+import { checkoutMessages, type CheckoutLoginFormValues, type Currency, type WalletPayFormValues } from '@kestrel/shared';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
@@ -22,20 +22,20 @@ const walletName = (wallet: Wallet) => (wallet.accountType === 'business' && wal
 const balanceOf = (wallet: Wallet, currency: string) => wallet.balance.find((item) => item.currency === currency)?.amount ?? 0;
 
 /** The checkout's own login messages (document 2, section 5); the password is not trimmed. */
-const loginRules: FormRules<CheckoutLoginForm> = {
+const loginRules: FormRules<CheckoutLoginFormValues> = {
   email: (value) => (value.trim() ? undefined : checkoutMessages.emailRequired),
   password: (value) => (value ? undefined : checkoutMessages.passwordMissing),
 };
 
 /** An account and its TPIN: required, 4 to 6 digits (the input takes 4). */
-const payRules: FormRules<WalletPayForm> = {
+const payRules: FormRules<WalletPayFormValues> = {
   accountNumber: (value) => (value ? undefined : 'Select an account'),
   tpin: (value) => (!value.trim() ? checkoutMessages.tpinRequired : /^\d{4,6}$/.test(value.trim()) ? undefined : checkoutMessages.tpinInvalid),
 };
 
 function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void }) {
   const [error, setError] = useState<string>();
-  const { field, handleSubmit, isSubmitting } = usePlainForm<CheckoutLoginForm>({ email: '', password: '' }, loginRules);
+  const { field, handleSubmit, isSubmitting } = usePlainForm<CheckoutLoginFormValues>({ email: '', password: '' }, loginRules);
   return (
     <form
       noValidate
@@ -82,7 +82,7 @@ export function WalletPay({
   currency: Currency;
   payLabel: string;
   busy: boolean;
-  onPay: (auth: WalletAuth, form: WalletPayForm) => void | Promise<void>;
+  onPay: (auth: WalletAuth, form: WalletPayFormValues) => void | Promise<void>;
 }) {
   const session = useSession();
   const [ownLogin, setOwnLogin] = useState<WalletAuth>();
@@ -91,7 +91,7 @@ export function WalletPay({
   const portal = session.userId && session.accessToken && !portalSetAside ? { userId: session.userId, token: session.accessToken } : undefined;
   const auth = ownLogin ?? portal;
   const wallets = useWallets(auth);
-  const { values, field, setValue, handleSubmit } = usePlainForm<WalletPayForm>({ accountNumber: '', tpin: '' }, payRules);
+  const { values, field, setValue, handleSubmit } = usePlainForm<WalletPayFormValues>({ accountNumber: '', tpin: '' }, payRules);
   const chosen = values.accountNumber;
   const firstAccount = wallets.data?.accounts[0]?.accountNumber;
   // The first account is chosen until the payer picks another.

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { newStoreForm, storeMessages, type NewStoreForm } from '@kestrel/shared';
+import { newStoreForm, storeMessages, type NewStoreFormValues } from '@kestrel/shared';
 import { useState, type ChangeEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
@@ -67,7 +67,7 @@ export function NewStorePage() {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<NewStoreForm>({ resolver: zodResolver(newStoreForm), defaultValues: { storeName: '', storeURL: '', callbackURL: '', tpin: '' } });
+  } = useForm<NewStoreFormValues>({ resolver: zodResolver(newStoreForm), defaultValues: { storeName: '', storeURL: '', callbackURL: '', tpin: '' } });
 
   const checkFiles = () => {
     const next: typeof fileErrors = {};

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatMoney, invoiceForm, invoiceMessages, invoiceTotalCents, parseAmount, type InvoiceFormInput, type InvoiceFormOutput } from '@kestrel/shared';
+import { formatMoney, invoiceForm, invoiceMessages, invoiceTotalCents, parseAmount, type InvoiceFormInput, type InvoiceFormValues } from '@kestrel/shared';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/Button.tsx';
@@ -24,11 +24,11 @@ export function InvoiceForm() {
     reset,
     setError,
     formState: { errors },
-  } = useForm<InvoiceFormInput, unknown, InvoiceFormOutput>({ resolver: zodResolver(invoiceForm), defaultValues: empty });
+  } = useForm<InvoiceFormInput, unknown, InvoiceFormValues>({ resolver: zodResolver(invoiceForm), defaultValues: empty });
   const [unitPrice, quantity] = useWatch({ control, name: ['unit_price', 'quantity'] });
   const total = /^\d+$/.test(quantity.trim()) && parseAmount(unitPrice).ok ? invoiceTotalCents(unitPrice, Number(quantity)) : undefined;
 
-  const onSubmit = (values: InvoiceFormOutput) => {
+  const onSubmit = (values: InvoiceFormValues) => {
     if (create.isPending) return;
     create.mutate(
       // No due date chosen: the field is left out (the API's dueDate is optional).

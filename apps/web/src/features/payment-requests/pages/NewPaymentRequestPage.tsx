@@ -6,7 +6,7 @@ import {
   paymentRequestFormToBody,
   paymentRequestLabels as labels,
   paymentRequestMessages as m,
-  type PaymentRequestFormValues,
+  type PaymentRequestFormInput,
 } from '@kestrel/shared';
 import type { ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -37,10 +37,10 @@ const amountTypeChoices = [
 const methodChoices = PAYMENT_METHODS.map((method) => ({ value: method, label: method }));
 
 /** The server names a fixed amount 'amount.value'; the form calls it 'amount'. */
-const serverFieldToForm: Record<string, keyof PaymentRequestFormValues> = { 'amount.value': 'amount', 'amount.type': 'amountType' };
+const serverFieldToForm: Record<string, keyof PaymentRequestFormInput> = { 'amount.value': 'amount', 'amount.type': 'amountType' };
 const formFields = new Set<string>(Object.keys(paymentRequestFormDefaults));
-const formFieldOf = (field: string): keyof PaymentRequestFormValues | undefined =>
-  serverFieldToForm[field] ?? (formFields.has(field) ? (field as keyof PaymentRequestFormValues) : undefined);
+const formFieldOf = (field: string): keyof PaymentRequestFormInput | undefined =>
+  serverFieldToForm[field] ?? (formFields.has(field) ? (field as keyof PaymentRequestFormInput) : undefined);
 
 /** Only digits and one decimal point reach an amount field. */
 function digitsAndOnePoint(value: string): string {
@@ -71,10 +71,10 @@ export function NewPaymentRequestPage() {
     setValue,
     setFocus,
     formState: { errors },
-  } = useForm<PaymentRequestFormValues>({ resolver: zodResolver(paymentRequestForm), defaultValues: paymentRequestFormDefaults });
+  } = useForm<PaymentRequestFormInput>({ resolver: zodResolver(paymentRequestForm), defaultValues: paymentRequestFormDefaults });
   const [isUseLimit, amountType] = useWatch({ control, name: ['isUseLimit', 'amountType'] });
 
-  const onSubmit = (values: PaymentRequestFormValues) => {
+  const onSubmit = (values: PaymentRequestFormInput) => {
     if (create.isPending || !accountNumber || !userId) return;
     create.mutate(paymentRequestFormToBody(values, { userId, accountNumber }), {
       onSuccess: (answer) => {

@@ -8,7 +8,7 @@ import {
   transferMessages,
   type Cents,
   type Currency,
-  type TransferForm,
+  type TransferFormInput,
   type TransferFormValues,
 } from '@kestrel/shared';
 import { useEffect, useId, useRef } from 'react';
@@ -46,7 +46,7 @@ const unsureMessage = `Fund transfer failed! ${unsureHint}`;
 const readOnlyStyle = { backgroundColor: 'var(--color-slate-50, #f8fafc)' } as const;
 
 /** The server's field names in POST /v1/account/transfer_balance, mapped to the form's. */
-const formFieldOf: Record<string, keyof TransferForm> = { currency: 'currency', balance: 'amount', tpin: 'tpin' };
+const formFieldOf: Record<string, keyof TransferFormInput> = { currency: 'currency', balance: 'amount', tpin: 'tpin' };
 
 const displayName = (account: Pick<Recipient, 'accountType' | 'accountHolderName' | 'businessName'>) =>
   accountDisplayName({
@@ -62,7 +62,7 @@ function balanceCents(sender: Account, currency: Currency | undefined): Cents | 
 }
 
 /** The amount field parsed by the form's own schema (the same `amountCents` the API uses). */
-function typedAmount(value: TransferForm['amount'] | undefined): Cents | undefined {
+function typedAmount(value: TransferFormInput['amount'] | undefined): Cents | undefined {
   const parsed = transferForm.shape.amount.safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }
@@ -122,7 +122,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
     setValue,
     setFocus,
     formState: { errors },
-  } = useForm<TransferForm, unknown, TransferFormValues>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '' } });
+  } = useForm<TransferFormInput, unknown, TransferFormValues>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '' } });
   const [amountText, currency] = useWatch({ control, name: ['amount', 'currency'] });
 
   const done = transfer.isSuccess;

@@ -10,7 +10,7 @@ import {
   withdrawForm,
   withdrawLabels,
   withdrawMessages,
-  type WithdrawForm,
+  type WithdrawFormValues,
 } from '@kestrel/shared';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
@@ -29,7 +29,7 @@ const failedMessage = 'Withdraw request failed!';
 const unsureMessage = 'Withdraw request failed! Sending it again is safe: the money will not be held twice.';
 
 const formFields = new Set<string>(Object.keys(withdrawLabels));
-const isFormField = (field: string): field is keyof WithdrawForm => formFields.has(field);
+const isFormField = (field: string): field is keyof WithdrawFormValues => formFields.has(field);
 
 /** "checking" -> "Checking": how a US account type is shown; it is sent uppercased. */
 const accountTypeLabel = (value: string) => value.charAt(0) + value.slice(1).toLowerCase();
@@ -55,7 +55,7 @@ export function NewWithdrawForm() {
     setValue,
     setFocus,
     formState: { errors },
-  } = useForm<WithdrawForm>({
+  } = useForm<WithdrawFormValues>({
     resolver: zodResolver(withdrawForm),
     defaultValues: {
       country: '',
@@ -74,7 +74,7 @@ export function NewWithdrawForm() {
   const balance = account.data?.balance.find((entry) => entry.currency === 'USD');
   const availableCents = balance ? apiCents(balance.amount) : undefined;
 
-  const onSubmit = (values: WithdrawForm) => {
+  const onSubmit = (values: WithdrawFormValues) => {
     if (create.isPending || !accountNumber) return;
     const amount = parseAmount(values.amount);
     if (!amount.ok) return;

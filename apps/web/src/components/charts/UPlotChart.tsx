@@ -22,9 +22,17 @@ function seriesOptions(series: ChartSeries, barsInGroup: number, barIndex: numbe
     stroke: series.color,
     width: bars ? 0 : 2,
     ...(bars ? { fill: series.color, paths: uPlot.paths.bars!({ size: [barsInGroup < 2 ? 0.7 : 0.4, 24], align }) } : {}),
-    points: { show: !bars && series.values.length < 2 },
+    // Points on the line: a day between two days without a value (a rate with no attempt) still shows.
+    points: { show: !bars, size: 5, fill: series.color },
     value: (_plot, value) => formatValue(value ?? null, series.format),
   };
+}
+
+/** An axis label: money without its cents when the tick is whole (US$ 2,000), so it fits beside the plot. */
+function axisLabel(value: number, format: ChartSeries['format']): string {
+  if (format.kind === 'money' && Number.isInteger(value)) return formatValue(value, format).replace(/\.00$/, '');
+  if (format.kind === 'count' && !Number.isInteger(value)) return '';
+  return formatValue(value, format);
 }
 
 function axisFor(scale: 'left' | 'right', format: ChartSeries['format']): uPlot.Axis {
@@ -35,9 +43,16 @@ function axisFor(scale: 'left' | 'right', format: ChartSeries['format']): uPlot.
     stroke: '#475569',
     grid: scale === 'left' ? grid : { show: false },
     ticks: { show: false },
-    size: 64,
-    values: (_plot, values) => values.map((value) => formatValue(value, format)),
+    size: 80,
+    values: (_plot, values) => values.map((value) => axisLabel(value, format)),
   };
+}
+
+/** From zero (or below) to a little above the highest value; a rate always 0–100 %. */
+function valueRange(series: ChartSeries | undefined, min: number | null, max: number | null): uPlot.Range.MinMax {
+  if (series?.format.kind === 'percent') return [0, 1];
+  const top = max ?? 0;
+  return [Math.min(0, min ?? 0), top > 0 ? top * 1.1 : 1];
 }
 
 export default function UPlotChart({ spec, height }: { spec: ChartSpec; height: number }) {
@@ -56,8 +71,13 @@ export default function UPlotChart({ spec, height }: { spec: ChartSpec; height: 
       // The days are UTC days: the axis and the legend show them as such, whatever the visitor's zone.
       tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
       cursor: { drag: { x: false, y: false }, points: { size: 6 } },
-      legend: { live: true },
-      scales: { x: { time: true }, left: { range: (_plot, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] }, right: { range: (_plot, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
+      legend: { live: false },
+      scales: {
+        // Half a day either side, so the first and the last day's bars are whole.
+        x: { time: true, range: (_plot, min, max) => [min - 43_200, max + 43_200] },
+        left: { range: (_plot, min, max) => valueRange(left, min, max) },
+        right: { range: (_plot, min, max) => valueRange(right, min, max) },
+      },
       series: [
         { label: 'Day (UTC)', value: (_plot, seconds) => (seconds == null ? '–' : formatDay(new Date(seconds * 1000).toISOString().slice(0, 10))) },
         ...spec.series.map((series) => seriesOptions(series, barSeries.length, barSeries.indexOf(series))),

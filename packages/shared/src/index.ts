@@ -31,5 +31,6 @@ export * from './contracts/payment-request-form.ts';
 export * from './contracts/ledger.ts';
 export * from './ledger-proof.ts';
 export * from './contracts/exports.ts';
+export * from './contracts/charts.ts';
 export * from './contracts/store-callback.ts';
 export * from './sdk-snippets.ts';

@@ -14,6 +14,10 @@ export const operatorOperations: Record<string, OperationDoc> = {
     [409],
   ),
   'GET /v1/operator/overview': operator('getOperatorOverview', 'Queue lengths: stores, withdrawals, identity reviews, failing callbacks and open reconciliation differences.'),
+  'GET /v1/operator/charts': operator(
+    'getOperatorCharts',
+    "Every store's and payment link's payments for each of the last 30 days in UTC, per currency (paid count and volume, refused attempts, the period's success rate), and the callback queue now: deliveries waiting to be sent and failing ones.",
+  ),
   'GET /v1/operator/accounts': operator('searchAccounts', 'Finds accounts by account number, user name, e-mail or phone.'),
   'GET /v1/operator/accounts/:accountId': operator('getOperatorAccount', "An account's balances, postings, activities, stores, payments and withdrawals."),
   'POST /v1/operator/accounts/:accountId/lock': operator('lockAccount', 'Locks money movement out of the account, with a reason (audited).', [409]),

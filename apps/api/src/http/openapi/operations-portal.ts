@@ -101,6 +101,13 @@ export const portalOperations: Record<string, OperationDoc> = {
     description: "The dashboard's counters for one of the caller's accounts.",
     errors: [404],
   },
+  'GET /v1/account/:key/chart': {
+    operationId: 'getAccountChart',
+    tag: 'Accounts',
+    description:
+      "The dashboard's chart for one of the caller's accounts: for each of the last 30 days in UTC (today last), each wallet's closing balance (every posting up to the end of the day) and the money the day's postings added and took, summed by the database from the ledger.",
+    errors: [404],
+  },
   'GET /v1/activities': {
     operationId: 'listActivities',
     tag: 'Accounts',
@@ -306,6 +313,13 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'getStorePaymentCounters',
     tag: 'Payments',
     description: "The payments list's counters over every payment of one of the caller's stores.",
+    errors: [404],
+  },
+  'GET /v1/payment/store/:storeId/chart': {
+    operationId: 'getStorePaymentChart',
+    tag: 'Payments',
+    description:
+      "One of the caller's stores, for each of the last 30 days in UTC (today last), per currency: the payments paid that day (count and volume, by the time they were paid) and the pay attempts refused that day (each refusal kept on a payment: a declined card, a wrong TPIN, …), with the period's success rate, paid ÷ (paid + refused attempts). Summed by the database.",
     errors: [404],
   },
   'POST /v1/payment_gateway_store/:storeId/rotate-key': {

@@ -1,7 +1,8 @@
-import { accountCounters, accountKeyParams } from '@kestrel/shared';
+import { accountChart, accountCounters, accountKeyParams } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
+import { accountChart as accountChartOf } from './dashboard-chart.ts';
 import { accountSummary } from './dashboard.service.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -17,5 +18,19 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await accountSummary(app.ctx, callerId(request), request.params.key)),
+  );
+
+  app.get(
+    '/account/:key/chart',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['accounts'],
+        summary: "The dashboard's chart for one of the caller's accounts: balance and money in / out per UTC day, last 30 days",
+        params: accountKeyParams,
+        response: { 200: successEnvelope(accountChart), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await accountChartOf(app.ctx, callerId(request), request.params.key)),
   );
 };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { operatorChart as readOperatorChart } from './charts.service.ts';
 import {
   approvalIdParams,
   operatorApprovalsQuery,
@@ -22,6 +23,7 @@ import {
   operatorAccountDetail,
   operatorAccountParams,
   operatorMessages,
+  operatorChart,
   operatorOverview,
   operatorResentCallback,
   reasonBody,
@@ -98,6 +100,15 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['operator'], summary: 'Queue lengths: stores, withdrawals, identity reviews, failing callbacks (operators only)', response: { 200: successEnvelope(operatorOverview) } },
     },
     async () => ok(await readOverview(app.ctx)),
+  );
+
+  app.get(
+    '/operator/charts',
+    {
+      onRequest: requireOperator,
+      schema: { tags: ['operator'], summary: 'Payments per UTC day over the last 30 days and the callback queue (operators only)', response: { 200: successEnvelope(operatorChart) } },
+    },
+    async () => ok(await readOperatorChart(app.ctx)),
   );
 
   app.get(

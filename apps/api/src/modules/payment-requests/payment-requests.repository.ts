@@ -1,3 +1,4 @@
+import type { ChartPeriod } from '@kestrel/shared';
 import { sql, type Expression } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
@@ -283,3 +284,19 @@ export function linkPaymentsForNotice(db: Db | Trx, linkPaymentIds: readonly str
     .execute();
 }
 export type LinkPaymentNoticeRow = Awaited<ReturnType<typeof linkPaymentsForNotice>>[number];
+
+/**
+ * Every link's payment events for the operator's chart, in the shape of the payments module's
+ * `PaymentEvents`: each link payment (paid when recorded, at created_at) and each refused
+ * attempt kept on a link, in the link's currency.
+ */
+export function linkPaymentEvents(period: ChartPeriod) {
+  return sql`
+    SELECT lp.currency, lp.created_at AS at, lp.amount_cents AS paid_cents, 1 AS paid, 0 AS failed
+    FROM payment_request_payments lp
+    WHERE lp.created_at >= ${period.start} AND lp.created_at < ${period.end}
+    UNION ALL
+    SELECT pr.currency, le.error_at, 0, 0, 1
+    FROM payment_request_errors le JOIN payment_requests pr ON pr.id = le.payment_request_id
+    WHERE le.error_at >= ${period.start} AND le.error_at < ${period.end}`;
+}

@@ -42,6 +42,8 @@ import {
 export { payPaymentRequestByCard, payPaymentRequestByWallet, recordStandingLinkCharge } from './link-pay.service.ts';
 /** What the dashboard reads of the links (its counters), so that no other module imports this module's repository. */
 export { countAccountLinkPaymentsQuery } from './payment-requests.repository.ts';
+// The operator's chart adds the links' payments to the stores' (modules/operator).
+export { linkPaymentEvents } from './payment-requests.repository.ts';
 /** The link payments' notices (modules/notifications) read them through this. */
 export { linkPaymentsForNotice, type LinkPaymentNoticeRow } from './payment-requests.repository.ts';
 

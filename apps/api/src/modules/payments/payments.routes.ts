@@ -1,4 +1,5 @@
 import {
+  paymentChart,
   checkoutView,
   completeAnswer,
   kestrelPayBody,
@@ -23,6 +24,7 @@ import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { gatewayStoreOf, hasStoreHeaders, refuseSuspendedStoreCheckout, requireStoreKey } from '../stores/store-key.guard.ts';
 import { getPaymentForOwner, getPaymentForStore, listAccountPayments, listStorePayments, paymentCountersOf } from './payment-views.ts';
+import { storePaymentChart } from './payment-chart.ts';
 import { createPayment, getCheckout, payByWallet, payByCard, payDirect } from './payments.service.ts';
 
 const storeSecurity = [{ storeId: [], storeKey: [] }];
@@ -233,6 +235,20 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await paymentCountersOf(app.ctx, callerId(request), { storeId: request.params.storeId })),
+  );
+
+  app.get(
+    '/payment/store/:storeId/chart',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['payments'],
+        summary: "One of your stores' payments per UTC day over the last 30 days: volume, count, refused attempts, success rate",
+        params: storeIdParams,
+        response: { 200: successEnvelope(paymentChart), 404: errorEnvelope },
+      },
+    },
+    async (request) => ok(await storePaymentChart(app.ctx, callerId(request), request.params.storeId)),
   );
 
   // Public: the hosted checkout shows it to a shopper with no Kestrel login; the urlId (128 random bits) is the capability.

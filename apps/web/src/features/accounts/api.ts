@@ -37,6 +37,7 @@ export const accountKeys = {
   /** One account by whichever key the caller holds: id, account number or user name. */
   detail: (key: string) => [...accountKeys.details(), key] as const,
   summary: (accountNumber: string) => [...accountKeys.all, 'summary', accountNumber] as const,
+  chart: (accountNumber: string) => [...accountKeys.all, 'chart', accountNumber] as const,
   activities: (accountId: string) => [...accountKeys.all, 'activities', accountId] as const,
   identityImage: (url: string) => [...accountKeys.all, 'identity-image', url] as const,
 };
@@ -72,6 +73,15 @@ export function useAccountCounters(accountNumber: string | undefined) {
     queryKey: accountKeys.summary(accountNumber ?? ''),
     queryFn: async ({ signal }) =>
       (await http.get(`/v1/account/${segment(accountNumber ?? '')}/summary`, (contracts) => contracts.accountCounters, { signal })).data,
+    enabled: Boolean(accountNumber),
+  });
+}
+
+/** GET /v1/account/{accountNumber}/chart: the dashboard's balance and money in / out per UTC day. */
+export function useAccountChart(accountNumber: string | undefined) {
+  return useQuery({
+    queryKey: accountKeys.chart(accountNumber ?? ''),
+    queryFn: async ({ signal }) => (await http.get(`/v1/account/${segment(accountNumber ?? '')}/chart`, (contracts) => contracts.accountChart, { signal })).data,
     enabled: Boolean(accountNumber),
   });
 }

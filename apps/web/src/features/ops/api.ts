@@ -8,6 +8,7 @@ import {
   moneyLockResult,
   operatorAccountDetail,
   operatorApprovalView,
+  operatorChart,
   operatorDayTotals,
   operatorOverview,
   operatorPaymentView,
@@ -42,6 +43,7 @@ import { useRequestKey } from '../../lib/idempotency-key.ts';
 export const opsKeys = {
   all: ['ops'] as const,
   overview: () => [...opsKeys.all, 'overview'] as const,
+  charts: () => [...opsKeys.all, 'charts'] as const,
   stores: (status: string) => [...opsKeys.all, 'stores', status] as const,
   withdrawals: (status: string) => [...opsKeys.all, 'withdrawals', status] as const,
   identity: () => [...opsKeys.all, 'identity'] as const,
@@ -62,6 +64,11 @@ const fresh = { refetchOnMount: 'always' as const };
 
 export function useOverview() {
   return useQuery({ queryKey: opsKeys.overview(), queryFn: async ({ signal }) => (await http.get('/v1/operator/overview', operatorOverview, { signal })).data, ...fresh });
+}
+
+/** GET /v1/operator/charts: payments per UTC day over the last 30 days, the callback queue now. */
+export function useOperatorCharts() {
+  return useQuery({ queryKey: opsKeys.charts(), queryFn: async ({ signal }) => (await http.get('/v1/operator/charts', operatorChart, { signal })).data, ...fresh });
 }
 
 export function useOpsStores(status: StoreStatus) {

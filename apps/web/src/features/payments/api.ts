@@ -72,6 +72,14 @@ export function useStorePaymentCounters(storeId: string) {
   });
 }
 
+/** GET /v1/payment/store/{storeId}/chart: the store's payments per UTC day over the last 30 days. */
+export function useStorePaymentChart(storeId: string) {
+  return useQuery({
+    queryKey: [...paymentKeys.store(storeId), 'chart'],
+    queryFn: async ({ signal }) => (await http.get(`/v1/payment/store/${segment(storeId)}/chart`, (c) => c.paymentChart, { signal })).data,
+  });
+}
+
 export function usePayment(paymentId: string) {
   return useQuery({
     queryKey: paymentKeys.one(paymentId),

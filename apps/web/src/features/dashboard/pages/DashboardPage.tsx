@@ -3,17 +3,22 @@ import { BankIcon, CardIcon, CheckCircleIcon, ListIcon } from '../../../componen
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { errorMessage } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useAccountCounters } from '../../accounts/api.ts';
+import { useAccountChart, useAccountCounters } from '../../accounts/api.ts';
+import { AccountCharts } from '../components/AccountCharts.tsx';
 import { usePortalUser } from '../../../lib/portal-user.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 
 const d = uiText.dashboard;
 
-/** / and /dashboard: the four counters of the active account (GET /v1/account/{accountNumber}/summary). */
+/**
+ * / and /dashboard: the four counters of the active account (GET /v1/account/{accountNumber}/summary)
+ * and, below them, its balance and money in / out over the last 30 days (GET …/chart).
+ */
 export function DashboardPage() {
   const user = usePortalUser();
   const { accountNumber } = useSession();
   const counters = useAccountCounters(accountNumber);
+  const chart = useAccountChart(accountNumber);
   // Until the active account is known (the gate sets it) the counters show as loading.
   const loading = !counters.data && !counters.isError;
   const value = (count: number | undefined) => (count === undefined ? '–' : count.toLocaleString('en-US'));
@@ -35,6 +40,7 @@ export function DashboardPage() {
         <CounterCard label={d.totalWithdraw} value={value(counters.data?.totalWithdraw)} icon={BankIcon} tone="accent" loading={loading} />
         <CounterCard label={d.totalTransaction} value={value(counters.data?.totalTransactions)} icon={ListIcon} tone="sky" loading={loading} />
       </div>
+      <AccountCharts chart={chart.data} isPending={!chart.data && !chart.isError} error={chart.error} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { StoreView } from '@kestrel/shared';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderPage, signedIn, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { StorePage } from './StorePage.tsx';
@@ -27,7 +27,34 @@ const page = {
   'GET /v1/payment_gateway_store/S1': success(store),
   'GET /v1/payment/store/S1': success([]),
   'GET /v1/payment/store/S1/summary': success({ all: 0, succeeded: 0, initiated: 0, failed: 0, refundCount: 0, refundedAmount: 0 }),
+  'GET /v1/payment/store/S1/chart': success({ days: 30, series: [] }),
 };
+
+const chartDays = Array.from({ length: 30 }, (_, index) => ({ day: new Date(Date.UTC(2026, 9, 29 + index)).toISOString().slice(0, 10), paidCount: 0, paidVolume: 0, failedCount: 0 }));
+
+describe("the store page: the payments chart", () => {
+  beforeEach(signIn);
+
+  it('says "No payments in the last 30 days" for a store with none', async () => {
+    stubApi(page);
+    renderPage(<StorePage />, { path: '/payment-gateway/S1', pattern: '/payment-gateway/:storeId' });
+    expect(await screen.findByText('No payments in the last 30 days.')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Payments per day, last 30 days' })).queryByRole('table')).toBeNull();
+  });
+
+  it('sums the volume and gives the success rate, with every day in a table for screen readers', async () => {
+    const days = chartDays.map((day, index) => (index === 29 ? { ...day, paidCount: 2, paidVolume: 52.34, failedCount: 2 } : index === 3 ? { ...day, failedCount: 1 } : day));
+    stubApi({ ...page, 'GET /v1/payment/store/S1/chart': success({ days: 30, series: [{ currency: 'USD', days, paidCount: 2, paidVolume: 52.34, failedCount: 3, successRate: 0.4 }] }) });
+    renderPage(<StorePage />, { path: '/payment-gateway/S1', pattern: '/payment-gateway/:storeId' });
+    // The summary replaces the loading placeholder once the chart is read.
+    expect(await screen.findByText('US$ 52.34 in 2 paid payments (UTC days). 2 paid of 5 attempts: success rate 40%.')).toBeTruthy();
+    const chart = screen.getByRole('region', { name: 'Payments per day, last 30 days' });
+    const rows = within(within(chart).getByRole('table')).getAllByRole('row');
+    expect(rows[0]!.textContent).toBe('Day (UTC)Volume paidPayments paid');
+    expect(rows.at(-1)!.textContent).toBe('Nov 27US$ 52.342');
+    expect(rows).toHaveLength(31);
+  });
+});
 
 describe('the store page: payment e-mails', () => {
   beforeEach(signIn);

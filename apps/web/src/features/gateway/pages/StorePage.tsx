@@ -6,7 +6,8 @@ import { ExportCsv } from '../../../components/ExportCsv.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { errorMessage, segment } from '../../../lib/http.ts';
-import { useStorePaymentCounters, useStorePayments, type PaymentFilters } from '../../payments/api.ts';
+import { useStorePaymentChart, useStorePaymentCounters, useStorePayments, type PaymentFilters } from '../../payments/api.ts';
+import { PaymentCharts } from '../../payments/components/PaymentCharts.tsx';
 import { PaymentFiltersForm } from '../../payments/components/PaymentFiltersForm.tsx';
 import { paymentEmptyText, PaymentsList } from '../../payments/components/PaymentsList.tsx';
 import { useStore } from '../api.ts';
@@ -25,9 +26,11 @@ function StorePayments({ storeId }: { storeId: string }) {
   const [filters, setFilters] = useState<PaymentFilters>({});
   const payments = useStorePayments(storeId, filters);
   const counters = useStorePaymentCounters(storeId);
+  const chart = useStorePaymentChart(storeId);
   const filtered = Boolean(filters.q || filters.status || filters.from || filters.to);
   return (
     <div className="space-y-4">
+      <PaymentCharts chart={chart.data} isPending={chart.isPending} error={chart.error} />
       <div className="flex justify-end">
         <ExportCsv path={`/v1/export/store-payments/${segment(storeId)}`} filename={`payments-store-${storeId}.csv`} what="this store's payments" />
       </div>

@@ -1,12 +1,14 @@
 import { Link } from 'react-router';
-import { useApprovals, useOverview } from '../api.ts';
+import { PaymentCharts } from '../../payments/components/PaymentCharts.tsx';
+import { useApprovals, useOperatorCharts, useOverview } from '../api.ts';
 import { DayTotals } from './ApprovalsPage.tsx';
 import { OpsHeading, QueryState } from '../components/ui.tsx';
 
-/** /ops: how long each queue is, each linking to its queue, and today's totals per operator. */
+/** /ops: how long each queue is, each linking to its queue, payments and the callback backlog over the last 30 days, and today's totals per operator. */
 export function OverviewPage() {
   const overview = useOverview();
   const approvals = useApprovals('Pending');
+  const charts = useOperatorCharts();
   const data = overview.data;
   const cards = data
     ? [
@@ -33,6 +35,23 @@ export function OverviewPage() {
           ))}
         </ul>
       </QueryState>
+      <section aria-labelledby="ops-activity" className="mt-8">
+        <h2 id="ops-activity" className="mb-3 text-lg font-semibold text-slate-900">
+          Payments and callbacks
+        </h2>
+        {charts.data ? (
+          <p className="mb-3 text-sm text-slate-700">
+            Callback backlog: <strong className="tabular-nums">{charts.data.callbackBacklog.toLocaleString('en-US')}</strong> waiting to be sent now,{' '}
+            <Link to="/ops/callbacks" className="font-medium text-brand-700 underline">
+              {charts.data.callbacksFailing.toLocaleString('en-US')} failing
+            </Link>
+            .
+          </p>
+        ) : null}
+        <div className="grid gap-4 xl:grid-cols-2">
+          <PaymentCharts chart={charts.data} isPending={charts.isPending} error={charts.error} failureRate />
+        </div>
+      </section>
       <DayTotals />
     </>
   );

@@ -1,0 +1,104 @@
+import { Component, lazy, Suspense, useId, type ReactNode } from 'react';
+import { formatDay, formatValue, type ChartSpec } from './chart-spec.ts';
+
+// The drawing code (uPlot) is a chunk of its own, fetched when a chart with data first renders:
+// the page, its counters and the charts' text paint without it.
+const UPlotChart = lazy(() => import('./UPlotChart.tsx'));
+
+export const CHART_HEIGHT = 220;
+
+/** A chunk that failed to load (offline, a new deployment) leaves the text in place of the drawing. */
+class DrawingBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
+/**
+ * A chart with its heading, a visible summary sentence, and for screen readers a table of every
+ * day's values (the drawing itself is hidden from them: it says nothing the table does not).
+ * With no data, a clear sentence instead of an empty axis.
+ */
+export function ChartFigure({
+  title,
+  summary,
+  spec,
+  empty,
+  emptyText,
+  loading = false,
+  error,
+}: {
+  title: string;
+  summary?: string | undefined;
+  spec: ChartSpec | undefined;
+  /** True when there is nothing to draw (say so instead of drawing flat zeros). */
+  empty: boolean;
+  emptyText: string;
+  loading?: boolean;
+  error?: string | undefined;
+}) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} aria-busy={loading || undefined} className="min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs">
+      <h2 id={headingId} className="text-base font-semibold text-slate-900">
+        {title}
+      </h2>
+      {error ? (
+        <p role="alert" className="mt-3 rounded-lg bg-danger-50 px-4 py-3 text-sm font-medium text-danger-700">
+          {error}
+        </p>
+      ) : empty ? (
+        <p className="mt-3 flex h-55 items-center justify-center rounded-lg border border-dashed border-slate-300 px-4 text-center text-sm text-slate-600">
+          {emptyText}
+        </p>
+      ) : loading || !spec ? (
+        <div className="mt-3 h-55 animate-pulse rounded-lg bg-slate-100" />
+      ) : (
+        <>
+          {summary ? <p className="mt-1 text-sm text-slate-600">{summary}</p> : null}
+          <div className="mt-3 min-h-55">
+            <DrawingBoundary>
+              <Suspense fallback={<div className="rounded-lg bg-slate-50" />}>
+                <UPlotChart spec={spec} height={CHART_HEIGHT} />
+              </Suspense>
+            </DrawingBoundary>
+          </div>
+          <ChartTable title={title} spec={spec} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Every day's values, for screen readers (visually hidden). Days are UTC days. */
+function ChartTable({ title, spec }: { title: string; spec: ChartSpec }) {
+  return (
+    <table className="sr-only">
+      <caption>{`${title}, per day (UTC)`}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Day (UTC)</th>
+          {spec.series.map((series) => (
+            <th key={series.label} scope="col">
+              {series.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {spec.days.map((day, index) => (
+          <tr key={day}>
+            <th scope="row">{formatDay(day)}</th>
+            {spec.series.map((series) => (
+              <td key={series.label}>{formatValue(series.values[index] ?? null, series.format)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

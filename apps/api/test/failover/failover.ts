@@ -13,6 +13,9 @@
  * After each run, on the new primary: every acknowledged movement is in the ledger (0 lost),
  * every wallet's balance is exactly what the acknowledged movements make it (so none counted
  * twice), `ledger:verify` passes, and the wallet total moved only by the card payments that came in.
+ *
+ * `--pgbouncer` (`npm run test:pgbouncer`): no formation; the same clients and checks through
+ * PgBouncer in transaction mode with two API processes (README "Behind PgBouncer").
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
@@ -149,7 +152,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startApi(databaseUrl: string, dataDir: string): Promise<{ baseUrl: string; child: ChildProcess; logFile: string }> {
+async function startApi(databaseUrl: string, dataDir: string, extraEnv: Record<string, string> = {}): Promise<{ baseUrl: string; child: ChildProcess; logFile: string }> {
   const port = await freePort();
   const logFile = path.join(dataDir, 'server.log');
   const out = createWriteStream(logFile);
@@ -168,6 +171,7 @@ async function startApi(databaseUrl: string, dataDir: string): Promise<{ baseUrl
       RATE_LIMITS: 'off',
       // A dead host is given up on after 1 s rather than 5 s.
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -436,8 +440,7 @@ interface Figures {
 }
 
 /** The run's checks on the primary the monitor names now, through a connection of their own. */
-async function check(world: World, runName: string, acknowledged: Acknowledged[], cardCentsIn: number, walletTotalBefore: number, primaryPort: number): Promise<Pick<Figures, 'lost' | 'doubled' | 'ledgerVerify' | 'walletTotal'> & { walletTotalAfter: number }> {
-  const primaryUrl = `postgres://postgres@127.0.0.1:${primaryPort}/kestrel?sslmode=disable`;
+async function check(world: World, runName: string, acknowledged: Acknowledged[], cardCentsIn: number, walletTotalBefore: number, primaryUrl: string): Promise<Pick<Figures, 'lost' | 'doubled' | 'ledgerVerify' | 'walletTotal'> & { walletTotalAfter: number }> {
   const client = new pg.Client({ connectionString: primaryUrl });
   await client.connect();
   try {
@@ -546,7 +549,7 @@ async function loadRun(world: World, db: Db, runName: string, switchOver: () => 
   const answered503 = refused.filter((a) => a.status === 503);
   const later = attempts.filter((a) => a.status === 409 || a.status === 502);
   const cardCentsIn = acknowledged.filter((ack) => ack.kind === 'card payment').reduce((sum, ack) => sum + ack.cents, 0);
-  const checked = await check(world, runName, acknowledged, cardCentsIn, walletTotalBefore, primary.port);
+  const checked = await check(world, runName, acknowledged, cardCentsIn, walletTotalBefore, `postgres://postgres@127.0.0.1:${primary.port}/kestrel?sslmode=disable`);
   const figures: Figures = {
     run: `${runName} → ${primary.name}`,
     acknowledged: acknowledged.length,
@@ -563,7 +566,85 @@ async function loadRun(world: World, db: Db, runName: string, switchOver: () => 
   return figures;
 }
 
+/** The store, the transfers' recipient and the 16 clients (each with a funded account of its own). */
+async function createWorld(baseUrl: string, db: Db): Promise<World> {
+  const storeOwner = await createHolder(baseUrl, db);
+  const recipient = await createHolder(baseUrl, db);
+  const store = await createStore(baseUrl, db, storeOwner);
+  const kinds: Kind[] = ['transfer', 'card payment', 'wallet payment'];
+  const clients: World['clients'] = [];
+  for (let i = 0; i < CLIENTS; i += 1) {
+    const holder = await createHolder(baseUrl, db);
+    await fund(db, holder.accountId, OPENING_CENTS);
+    clients.push({ kind: kinds[i % kinds.length]!, holder });
+  }
+  const world: World = { baseUrl, store, storeOwner, recipient, clients, expected: new Map(), acknowledged: [], attempts: [], unexpected: [] };
+  for (const holder of [storeOwner, recipient, ...clients.map((c) => c.holder)]) world.expected.set(holder.accountId, 0);
+  for (const { holder } of clients) world.expected.set(holder.accountId, OPENING_CENTS);
+  log(`${CLIENTS} clients: ${kinds.map((kind) => `${clients.filter((c) => c.kind === kind).length} ${kind}s`).join(', ')}`);
+  return world;
+}
+
+const pgbouncerScript = path.join(repoDir, 'scripts/ha/pgbouncer.sh');
+const pgbouncerEnv = { ...process.env, KESTREL_PGBOUNCER_DIR: '/tmp/kestrel-pgbouncer-test', KESTREL_PGBOUNCER_PORT: process.env.KESTREL_PGBOUNCER_PORT ?? '6441' };
+let pgbouncerDatabase: { adminUrl: string; name: string } | undefined;
+
+/**
+ * `--pgbouncer`: no switch, but PgBouncer (transaction mode) between two API processes
+ * (WEB_CONCURRENCY=2, DATABASE_NAMED_STATEMENTS=off) and the machine's PostgreSQL, in a
+ * database of its own: the same 16 clients for 10 s and the same checks.
+ */
+async function throughPgbouncer(): Promise<void> {
+  const adminUrl = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `kestrel_pgbouncer_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    pgbouncerDatabase = { adminUrl, name };
+    // PgBouncer drops the timeouts Kestrel sends at start-up: this database carries them instead.
+    await admin.query(`ALTER DATABASE ${name} SET statement_timeout = '15s'`);
+    await admin.query(`ALTER DATABASE ${name} SET idle_in_transaction_session_timeout = '15s'`);
+  } finally {
+    await admin.end();
+  }
+  const direct = new URL(adminUrl);
+  direct.pathname = `/${name}`;
+  await run('bash', [pgbouncerScript, 'start'], { env: pgbouncerEnv });
+  const bouncerUrl = `postgres://postgres@127.0.0.1:${pgbouncerEnv.KESTREL_PGBOUNCER_PORT}/${name}`;
+  log(`PgBouncer (transaction mode) at ${bouncerUrl}`);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-pgbouncer-'));
+  const api = await startApi(bouncerUrl, dataDir, { WEB_CONCURRENCY: '2', DATABASE_NAMED_STATEMENTS: 'off' });
+  log(`API server ${api.child.pid} (WEB_CONCURRENCY=2) at ${api.baseUrl} (log ${api.logFile})`);
+  const handle = await openDatabase({ databaseUrl: bouncerUrl, poolSize: 4, namedStatements: false });
+  try {
+    const world = await createWorld(api.baseUrl, handle.db);
+    const walletTotalBefore = await walletTotal(handle.db);
+    let running = true;
+    const clients = Promise.all(world.clients.map(async ({ kind, holder }) => {
+      while (running) await oneMovement(world, kind, holder);
+    }));
+    await Promise.race([sleep(10_000), clients]);
+    running = false;
+    await clients;
+    const cardCentsIn = world.acknowledged.filter((ack) => ack.kind === 'card payment').reduce((sum, ack) => sum + ack.cents, 0);
+    const checked = await check(world, 'through PgBouncer', world.acknowledged, cardCentsIn, walletTotalBefore, direct.toString());
+    const refused = world.attempts.filter((a) => a.status !== 200).length;
+    const line = { acknowledged: world.acknowledged.length, refused, lost: checked.lost, doubled: checked.doubled, ledgerVerify: checked.ledgerVerify, walletTotal: checked.walletTotal };
+    log(`through PgBouncer, WEB_CONCURRENCY=2, DATABASE_NAMED_STATEMENTS=off, 10 s: ${JSON.stringify(line)}`);
+    if (checked.lost || checked.doubled || checked.ledgerVerify !== 'OK' || checked.walletTotal !== 'unchanged' || refused || world.unexpected.length || !world.acknowledged.length) {
+      console.error(`FAIL through PgBouncer: ${JSON.stringify(line)} ${world.unexpected.slice(0, 3).join(' | ')}`);
+      process.exitCode = 1;
+    } else {
+      console.log('OK: through PgBouncer every movement was answered 200, none lost or doubled, the ledger verifies.');
+    }
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--pgbouncer')) return throughPgbouncer();
   if (process.getuid?.() !== 0) throw new Error('run as root: the formation runs as the postgres user (runuser)');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-failover-'));
   log(`starting the formation in ${haDir} (ports ${basePort}–${basePort + 2})`);
@@ -577,20 +658,7 @@ async function main(): Promise<void> {
   log(`API server ${api.child.pid} at ${api.baseUrl} (log ${api.logFile})`);
   const handle = await openDatabase({ databaseUrl: uri, poolSize: 4 });
   try {
-    const storeOwner = await createHolder(api.baseUrl, handle.db);
-    const recipient = await createHolder(api.baseUrl, handle.db);
-    const store = await createStore(api.baseUrl, handle.db, storeOwner);
-    const kinds: Kind[] = ['transfer', 'card payment', 'wallet payment'];
-    const clients: World['clients'] = [];
-    for (let i = 0; i < CLIENTS; i += 1) {
-      const holder = await createHolder(api.baseUrl, handle.db);
-      await fund(handle.db, holder.accountId, OPENING_CENTS);
-      clients.push({ kind: kinds[i % kinds.length]!, holder });
-    }
-    const world: World = { baseUrl: api.baseUrl, store, storeOwner, recipient, clients, expected: new Map(), acknowledged: [], attempts: [], unexpected: [] };
-    for (const holder of [storeOwner, recipient, ...clients.map((c) => c.holder)]) world.expected.set(holder.accountId, 0);
-    for (const { holder } of clients) world.expected.set(holder.accountId, OPENING_CENTS);
-    log(`${CLIENTS} clients: ${kinds.map((kind) => `${clients.filter((c) => c.kind === kind).length} ${kind}s`).join(', ')}`);
+    const world = await createWorld(api.baseUrl, handle.db);
 
     const monitorDir = path.join(haDir, 'monitor');
     const performFailover = async () => {
@@ -669,6 +737,15 @@ async function cleanUp(): Promise<void> {
       await Promise.race([new Promise((resolve) => child.once('exit', resolve)), sleep(5_000)]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
+  }
+  if (process.argv.includes('--pgbouncer')) {
+    await run('bash', [pgbouncerScript, 'stop'], { env: pgbouncerEnv }).catch((error: unknown) => console.error(`pgbouncer stop: ${String(error)}`));
+    if (pgbouncerDatabase) {
+      const admin = new pg.Client({ connectionString: pgbouncerDatabase.adminUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${pgbouncerDatabase.name} WITH (FORCE)`).finally(() => admin.end());
+    }
+    return;
   }
   if (process.env.KEEP_FORMATION !== '1') await formation('destroy').catch((error: unknown) => console.error(`formation destroy: ${String(error)}`));
 }

@@ -9,7 +9,8 @@
  *   1. `pg_autoctl perform failover`;
  *   2. the primary machine lost: its keeper's process tree (keeper, postmaster, backends)
  *      killed with SIGKILL, so the monitor has to notice and promote the standby;
- *   3. the lost node's keeper started again: it rejoins as the standby; then a failover back to it.
+ *   3. the lost node's keeper started again: it rejoins as the standby; then a failover back to it;
+ *   4. the primary's postmaster alone SIGKILLed: its keeper starts it again (or the monitor fails over).
  * After each run, on the new primary: every acknowledged movement is in the ledger (0 lost),
  * every wallet's balance is exactly what the acknowledged movements make it (so none counted
  * twice), `ledger:verify` passes, and the wallet total moved only by the card payments that came in.
@@ -692,6 +693,22 @@ async function main(): Promise<void> {
     const rejoined = await waitForNodes(`${victim.name} as the secondary`, (all) => healthy(all) && all.some((node) => node.name === victim.name && isSecondary(node)));
     log(`${victim.name} is the secondary again after ${((Date.now() - returnedAt) / 1000).toFixed(1)} s: ${rejoined.map((n) => `${n.name} ${n.reported}`).join(', ')}`);
     results.push(await loadRun(world, handle.db, `3. perform failover back to ${victim.name}`, performFailover, () => waitForNodes('a primary and a secondary', healthy)));
+
+    // The postmaster alone killed: its keeper is alive and starts it again in place.
+    const restarted = (await waitForNodes('a primary and a secondary', healthy)).find(isPrimary)!;
+    results.push(
+      await loadRun(
+        world,
+        handle.db,
+        `4. postmaster of ${restarted.name} killed`,
+        async () => {
+          const pid = Number(readFileSync(path.join(haDir, restarted.name, 'postmaster.pid'), 'utf8').split('\n')[0]);
+          process.kill(pid, 'SIGKILL');
+          log(`SIGKILLed ${restarted.name}'s postmaster (pid ${pid}); its keeper runs on`);
+        },
+        () => waitForNodes('a primary and a secondary', healthy),
+      ),
+    );
 
     console.log('\nFailover under load (16 clients: transfers, card payments, wallet payments; each request retried with its Idempotency-Key)');
     console.table(

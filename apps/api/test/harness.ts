@@ -23,7 +23,8 @@ let databasePromise: Promise<DatabaseHandle> | undefined;
 export function testDatabase(): Promise<DatabaseHandle> {
   databasePromise ??= (async () => {
     const url = inject('testDatabaseUrl');
-    const handle = await openDatabase({ databaseUrl: url, poolSize: 30 });
+    // DATABASE_NAMED_STATEMENTS=off: the suite through PgBouncer in transaction mode (README "Behind PgBouncer").
+    const handle = await openDatabase({ databaseUrl: url, poolSize: 30, namedStatements: process.env.DATABASE_NAMED_STATEMENTS !== 'off' });
     await migrate(handle.db);
     return handle;
   })();

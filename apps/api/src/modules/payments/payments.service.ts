@@ -195,15 +195,20 @@ export async function payDirect(ctx: AppContext, store: GatewayStore, body: Dire
     async () => {
       const created = await paymentCreate(ctx.db, {
         ...newPayment(store, webPay, amountCents),
-        // The direct payment's key covers the whole call (the collect pipeline's idempotency).
+        // The direct payment's key covers the whole call (the collect pipeline's idempotency);
+        // the payment it creates is recorded under that key too, with a suffix no client key can
+        // have (a space), so a retry after the payment was created but not paid (the database
+        // went away mid-call, the card network did not answer) pays that payment instead of
+        // answering order_id_taken for the order the first try created.
         idempotencyCaller: `store:${store.id}`,
-        idempotencyKey: undefined,
-        requestHash: '',
-        answer: () => null,
+        idempotencyKey: idempotencyKey === undefined ? undefined : `${idempotencyKey} payment`,
+        requestHash: requestHash('POST /v1/payment/web-pay/complete/direct payment', { ...webPay, amount: amountCents }),
+        answer: ({ paymentId }) => ({ paymentId }),
       });
       if (created.kind === 'order_taken') throw orderTaken(created.existingPaymentId);
-      if (created.kind !== 'ok') throw new Error(`payment_create answered ${created.kind} without a key`);
-      return paymentOr404(ctx, created.paymentId);
+      if (created.kind === 'idempotency_mismatch') throw idempotencyKeyReused();
+      const paymentId = created.kind === 'ok' ? created.paymentId : (JSON.parse(created.bodyText) as { paymentId: string }).paymentId;
+      return paymentOr404(ctx, paymentId);
     },
   );
 }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
-import { createAccount, createUser } from '../../../test/factories.ts';
+import { createAccount, createUser, unique } from '../../../test/factories.ts';
 import { card, createPayment, createStore, operatorToken, webPayBodyFor, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { SANDBOX_TEST_CARDS } from './card-processor.ts';
@@ -317,6 +317,28 @@ describe('POST /v1/payment/web-pay/complete/direct', () => {
     expect(retry.status).toBe(409);
     expect(retry.body.code).toBe('order_id_taken');
     expect((await api('POST', '/v1/payment/web-pay/complete/direct', { body })).status).toBe(401);
+  });
+
+  it('a retry with the same Idempotency-Key after a failed call pays the payment that call created, not order_id_taken', async () => {
+    // A switch of database primary (npm run test:failover) fails a call after its payment was
+    // created; the client's retry with the same key must reach that payment.
+    const fresh = await createStore();
+    const declinedBody = { ...webPayBodyFor({ amount: 12 }), ...card('4000 0000 0000 0002') };
+    const headers = { ...fresh.headers, 'idempotency-key': `direct-retry-${unique()}` };
+    const first = await api('POST', '/v1/payment/web-pay/complete/direct', { headers, body: declinedBody });
+    expect(first.status).toBe(402);
+    const again = await api('POST', '/v1/payment/web-pay/complete/direct', { headers, body: declinedBody });
+    expect(again.status).toBe(402);
+    expect(again.body.error).toBe('Your card was declined.');
+    const { db } = await testServer();
+    const payments = await db.selectFrom('payments').select('id').where('orderId', '=', declinedBody.orderId).execute();
+    expect(payments).toHaveLength(1);
+    const errors = await api('GET', `/v1/payment/paymentId/${payments[0]!.id}`, { headers: fresh.headers });
+    expect(errors.body.data.paymentErrors).toHaveLength(2);
+    // Another key (or none) for the same order is still refused.
+    const otherKey = await api('POST', '/v1/payment/web-pay/complete/direct', { headers: { ...fresh.headers, 'idempotency-key': `other-${unique()}` }, body: declinedBody });
+    expect(otherKey.status).toBe(409);
+    expect(otherKey.body.code).toBe('order_id_taken');
   });
 });
 

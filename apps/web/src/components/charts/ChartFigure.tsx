@@ -77,28 +77,31 @@ export function ChartFigure({
 /** Every day's values, for screen readers (visually hidden). Days are UTC days. */
 function ChartTable({ title, spec }: { title: string; spec: ChartSpec }) {
   return (
-    <table className="sr-only">
-      <caption>{`${title}, per day (UTC)`}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Day (UTC)</th>
-          {spec.series.map((series) => (
-            <th key={series.label} scope="col">
-              {series.label}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {spec.days.map((day, index) => (
-          <tr key={day}>
-            <th scope="row">{formatDay(day)}</th>
+    // The wrapper is what hides it: a table does not shrink to sr-only's 1 px and would widen a phone's page.
+    <div className="sr-only">
+      <table>
+        <caption>{`${title}, per day (UTC)`}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day (UTC)</th>
             {spec.series.map((series) => (
-              <td key={series.label}>{formatValue(series.values[index] ?? null, series.format)}</td>
+              <th key={series.label} scope="col">
+                {series.label}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {spec.days.map((day, index) => (
+            <tr key={day}>
+              <th scope="row">{formatDay(day)}</th>
+              {spec.series.map((series) => (
+                <td key={series.label}>{formatValue(series.values[index] ?? null, series.format)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

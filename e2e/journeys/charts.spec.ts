@@ -34,6 +34,14 @@ async function payment(request: APIRequestContext, store: Store, amount: number,
   return paid.status();
 }
 
+/** At phone width nothing (a chart, its hidden table) makes the page wider than the screen. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (before) await page.setViewportSize(before);
+}
+
 /** The drawing (uPlot's canvas) inside the chart with this heading. */
 const drawingOf = (page: Page, heading: string) => page.getByRole('region', { name: heading }).locator('canvas');
 
@@ -65,12 +73,14 @@ test('demo bob sees his balance, money in and out, and his store\'s payments as 
   const rows = balance.getByRole('table').getByRole('row');
   await expect(rows).toHaveCount(31);
   await expect(rows.last()).toContainText(/US\$ [\d,]+\.\d{2}$/);
+  await expectNoSidewaysScroll(page);
   await lookAt(page, 'charts-dashboard');
 
   await page.goto(`/payment-gateway/${store.storeId}`);
   const payments = page.getByRole('region', { name: 'Payments per day, last 30 days' });
   await expect(payments.getByText(/paid payments? \(UTC days\)\. \d[\d,]* paid of \d[\d,]* attempts?: success rate [\d.]+%\.$/)).toBeVisible();
   await expect(payments.locator('canvas').first()).toBeVisible();
+  await expectNoSidewaysScroll(page);
   await lookAt(page, 'charts-store');
 
   // The operator, in a browser of their own.

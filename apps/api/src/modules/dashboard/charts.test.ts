@@ -5,7 +5,7 @@ import { card, createPayment, createStore, type TestStore } from '../../../test/
 import { api, testServer } from '../../../test/harness.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
 import { storePaymentChart } from '../payments/payment-chart.ts';
-import { accountChart } from './dashboard-chart.ts';
+import { accountChartOf } from './dashboard-chart.ts';
 
 /*
  * The charts (issue 26): the dashboard's balance and money in / out, a store's payments per day
@@ -71,13 +71,13 @@ describe('GET /v1/account/{key}/chart', () => {
     expect((await transfer(alice, bob.account.userName, 0.01)).status).toBe(200);
     const { app } = await testServer();
     // Drawn three days from now: today's movements are the 27th of 30 days, the days after keep its balance.
-    const later = await accountChart(app.ctx, alice.user.userId, alice.account.accountNumber, new Date(Date.now() + 3 * DAY_MS));
+    const later = await accountChartOf(app.ctx, alice.user.userId, alice.account.accountNumber, new Date(Date.now() + 3 * DAY_MS));
     const days = later.series[0]!.days;
     expect(days).toHaveLength(30);
     expect(days[26]).toMatchObject({ day: utcDay(new Date()), closingBalance: 99.99, moneyIn: 100, moneyOut: 0.01 });
     expect(days.slice(27)).toEqual([1, 2, 3].map((ahead) => ({ day: utcDay(new Date(Date.now() + ahead * DAY_MS)), closingBalance: 99.99, moneyIn: 0, moneyOut: 0 })));
     // Drawn 40 days from now, today is before the period: every day opens and closes on the balance.
-    const muchLater = await accountChart(app.ctx, alice.user.userId, alice.account.accountNumber, new Date(Date.now() + 40 * DAY_MS));
+    const muchLater = await accountChartOf(app.ctx, alice.user.userId, alice.account.accountNumber, new Date(Date.now() + 40 * DAY_MS));
     expect(muchLater.series[0]!.days.every((day) => day.closingBalance === 99.99 && day.moneyIn === 0 && day.moneyOut === 0)).toBe(true);
   });
 

@@ -12,7 +12,7 @@ const major = (cents: string) => centsToMajor(asCents(Number(cents)));
  * database from the ledger's postings. Anyone else's account answers the counters' 404.
  * `now` is the moment the period ends on (today, UTC); tests move it.
  */
-export async function accountChart(ctx: AppContext, callerId: string, key: string, now = new Date()): Promise<AccountChart> {
+export async function accountChartOf(ctx: AppContext, callerId: string, key: string, now = new Date()): Promise<AccountChart> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, key);
   if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   const rows = await walletDays(ctx.db, account.id, chartPeriod(now));

@@ -2,7 +2,7 @@ import { accountChart, accountCounters, accountKeyParams } from '@kestrel/shared
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
-import { accountChart as accountChartOf } from './dashboard-chart.ts';
+import { accountChartOf } from './dashboard-chart.ts';
 import { accountSummary } from './dashboard.service.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {

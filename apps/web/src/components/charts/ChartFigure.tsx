@@ -31,8 +31,11 @@ export function ChartFigure({
   emptyText,
   loading = false,
   error,
+  headingLevel = 2,
 }: {
   title: string;
+  /** 3 inside a section that has its own h2 (the operator's overview). */
+  headingLevel?: 2 | 3;
   summary?: string | undefined;
   spec: ChartSpec | undefined;
   /** True when there is nothing to draw (say so instead of drawing flat zeros). */
@@ -42,11 +45,12 @@ export function ChartFigure({
   error?: string | undefined;
 }) {
   const headingId = useId();
+  const Heading = headingLevel === 3 ? 'h3' : 'h2';
   return (
     <section aria-labelledby={headingId} aria-busy={loading || undefined} className="min-w-0 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs">
-      <h2 id={headingId} className="text-base font-semibold text-slate-900">
+      <Heading id={headingId} className="text-base font-semibold text-slate-900">
         {title}
-      </h2>
+      </Heading>
       {error ? (
         <p role="alert" className="mt-3 rounded-lg bg-danger-50 px-4 py-3 text-sm font-medium text-danger-700">
           {error}
@@ -77,28 +81,31 @@ export function ChartFigure({
 /** Every day's values, for screen readers (visually hidden). Days are UTC days. */
 function ChartTable({ title, spec }: { title: string; spec: ChartSpec }) {
   return (
-    <table className="sr-only">
-      <caption>{`${title}, per day (UTC)`}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Day (UTC)</th>
-          {spec.series.map((series) => (
-            <th key={series.label} scope="col">
-              {series.label}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {spec.days.map((day, index) => (
-          <tr key={day}>
-            <th scope="row">{formatDay(day)}</th>
+    // The wrapper is what hides it: a table does not shrink to sr-only's 1 px and would widen a phone's page.
+    <div className="sr-only">
+      <table>
+        <caption>{`${title}, per day (UTC)`}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day (UTC)</th>
             {spec.series.map((series) => (
-              <td key={series.label}>{formatValue(series.values[index] ?? null, series.format)}</td>
+              <th key={series.label} scope="col">
+                {series.label}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {spec.days.map((day, index) => (
+            <tr key={day}>
+              <th scope="row">{formatDay(day)}</th>
+              {spec.series.map((series) => (
+                <td key={series.label}>{formatValue(series.values[index] ?? null, series.format)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -24,6 +24,9 @@ describe("the operator console's overview: payments and callbacks", () => {
     expect(backlog.textContent).toBe('Callback backlog: 7 waiting to be sent now, 3 failing.');
     const volume = screen.getByRole('region', { name: 'Payments per day, last 30 days' });
     expect(within(volume).getByText('US$ 120.50 in 3 paid payments (UTC days). 3 paid of 4 attempts: success rate 75%.')).toBeTruthy();
+    // Under the section's own heading, the charts' headings are one level down.
+    expect(screen.getByRole('heading', { level: 2, name: 'Payments and callbacks' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 3, name: 'Failure rate per day' })).toBeTruthy();
     const failures = screen.getByRole('region', { name: 'Failure rate per day' });
     expect(within(failures).getByText('1 of 4 pay attempts refused over the last 30 days: 25%.')).toBeTruthy();
     const rows = within(within(failures).getByRole('table')).getAllByRole('row');

@@ -49,7 +49,7 @@ export function OverviewPage() {
           </p>
         ) : null}
         <div className="grid gap-4 xl:grid-cols-2">
-          <PaymentCharts chart={charts.data} isPending={charts.isPending} error={charts.error} failureRate />
+          <PaymentCharts chart={charts.data} isPending={charts.isPending} error={charts.error} failureRate headingLevel={3} />
         </div>
       </section>
       <DayTotals />

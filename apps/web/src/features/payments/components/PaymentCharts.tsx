@@ -43,13 +43,14 @@ function failureSpec(series: PaymentSeries): ChartSpec {
  * the period's success rate in the summary; with `failureRate`, a second chart of the share of
  * attempts refused each day (the operator's view).
  */
-function CurrencyPaymentCharts({ series, multiple, failureRate }: { series: PaymentSeries; multiple: boolean; failureRate: boolean }) {
+function CurrencyPaymentCharts({ series, multiple, failureRate, headingLevel }: { series: PaymentSeries; multiple: boolean; failureRate: boolean; headingLevel: 2 | 3 }) {
   const suffix = multiple ? ` (${series.currency})` : '';
   const volume = formatValue(series.paidVolume, { kind: 'money', currency: series.currency });
   return (
     <>
       <ChartFigure
         title={`Payments per day, last 30 days${suffix}`}
+        headingLevel={headingLevel}
         spec={volumeSpec(series)}
         empty={false}
         emptyText={NO_PAYMENTS_TEXT}
@@ -58,6 +59,7 @@ function CurrencyPaymentCharts({ series, multiple, failureRate }: { series: Paym
       {failureRate ? (
         <ChartFigure
           title={`Failure rate per day${suffix}`}
+          headingLevel={headingLevel}
           spec={failureSpec(series)}
           empty={false}
           emptyText={NO_PAYMENTS_TEXT}
@@ -68,15 +70,27 @@ function CurrencyPaymentCharts({ series, multiple, failureRate }: { series: Paym
   );
 }
 
-export function PaymentCharts({ chart, isPending, error, failureRate = false }: { chart: PaymentChart | undefined; isPending: boolean; error: unknown; failureRate?: boolean }) {
+export function PaymentCharts({
+  chart,
+  isPending,
+  error,
+  failureRate = false,
+  headingLevel = 2,
+}: {
+  chart: PaymentChart | undefined;
+  isPending: boolean;
+  error: unknown;
+  failureRate?: boolean;
+  headingLevel?: 2 | 3;
+}) {
   const title = 'Payments per day, last 30 days';
-  if (error) return <ChartFigure title={title} spec={undefined} empty={false} emptyText="" error={errorMessage(error, 'The chart could not be loaded.')} />;
-  if (isPending || !chart) return <ChartFigure title={title} spec={undefined} empty={false} emptyText="" loading />;
-  if (chart.series.length === 0) return <ChartFigure title={title} spec={undefined} empty emptyText={NO_PAYMENTS_TEXT} />;
+  if (error) return <ChartFigure title={title} headingLevel={headingLevel} spec={undefined} empty={false} emptyText="" error={errorMessage(error, 'The chart could not be loaded.')} />;
+  if (isPending || !chart) return <ChartFigure title={title} headingLevel={headingLevel} spec={undefined} empty={false} emptyText="" loading />;
+  if (chart.series.length === 0) return <ChartFigure title={title} headingLevel={headingLevel} spec={undefined} empty emptyText={NO_PAYMENTS_TEXT} />;
   return (
     <>
       {chart.series.map((series) => (
-        <CurrencyPaymentCharts key={series.currency} series={series} multiple={chart.series.length > 1} failureRate={failureRate} />
+        <CurrencyPaymentCharts key={series.currency} series={series} multiple={chart.series.length > 1} failureRate={failureRate} headingLevel={headingLevel} />
       ))}
     </>
   );

@@ -12,6 +12,7 @@ export * from './contract-examples.ts';
 export * from './contracts/common.ts';
 export * from './contracts/config.ts';
 export * from './contracts/auth.ts';
+export * from './contracts/two-factor.ts';
 export * from './contracts/users.ts';
 export * from './contracts/accounts.ts';
 export * from './contracts/activities.ts';

@@ -1,6 +1,7 @@
 export * from './constants.ts';
 export * from './ui-constants.ts';
 export * from './messages.ts';
+export * from './two-factor-messages.ts';
 export * from './pay-messages.ts';
 export * from './payer-messages.ts';
 export * from './payment-request-messages.ts';

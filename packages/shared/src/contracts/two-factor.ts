@@ -17,6 +17,19 @@ const code = withExample(z.string({ error: m.codeRequired }).trim().min(1, m.cod
 export const twoFactorCodeBody = z.object({ code }).strict();
 export type TwoFactorCodeBody = z.infer<typeof twoFactorCodeBody>;
 
+/** My Account → Security, turning on: the app's 6 digits (the API takes the same in `code`). */
+export const twoFactorEnableForm = z.object({
+  code: z
+    .string()
+    .transform((value) => value.replace(/\s/g, ''))
+    .pipe(z.string().min(1, m.codeRequired).regex(/^\d{6}$/, m.codeFormat)),
+});
+export type TwoFactorEnableForm = z.input<typeof twoFactorEnableForm>;
+
+/** My Account → Security, turning off: the app's code or a recovery code. */
+export const twoFactorDisableForm = z.object({ code: z.string().trim().min(1, m.codeRequired) });
+export type TwoFactorDisableForm = z.input<typeof twoFactorDisableForm>;
+
 /** POST /v1/auth/login/second-step: the challenge the password step answered, and a code. */
 export const loginSecondStepBody = z
   .object({

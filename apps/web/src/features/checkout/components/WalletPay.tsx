@@ -1,6 +1,7 @@
 import { checkoutMessages, type CheckoutLoginForm, type Currency, type WalletPayForm } from '@kestrel/shared';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/Button.tsx';
+import { SecondFactorForm } from '../../../components/SecondFactorForm.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
@@ -8,7 +9,7 @@ import { ApiError } from '../../../lib/http.ts';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { usePlainForm, type FormRules } from '../../../lib/plain-form.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useWallets, walletLogin, walletLogout, type Wallet } from '../api.ts';
+import { useWallets, walletLogin, walletLoginSecondStep, walletLogout, type Wallet } from '../api.ts';
 
 export interface WalletAuth {
   userId: string;
@@ -35,7 +36,30 @@ const payRules: FormRules<WalletPayForm> = {
 
 function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void }) {
   const [error, setError] = useState<string>();
+  /** Two-factor sign-in on: the second step's challenge, once the password was right. */
+  const [challenge, setChallenge] = useState<string>();
   const { field, handleSubmit, isSubmitting } = usePlainForm<CheckoutLoginForm>({ email: '', password: '' }, loginRules);
+  if (challenge) {
+    return (
+      <SecondFactorForm
+        onStartOver={() => setChallenge(undefined)}
+        onSubmit={async (code) => {
+          try {
+            const result = await walletLoginSecondStep(challenge, code);
+            onSignedIn({ userId: result._id, token: result.token });
+            return undefined;
+          } catch (cause) {
+            if (cause instanceof ApiError && cause.code === 'login_challenge_invalid') {
+              setChallenge(undefined);
+              setError(cause.message);
+              return undefined;
+            }
+            return cause instanceof ApiError && cause.fromServer ? cause.message : checkoutMessages.loginError;
+          }
+        }}
+      />
+    );
+  }
   return (
     <form
       noValidate
@@ -44,7 +68,8 @@ function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void })
         setError(undefined);
         try {
           const result = await walletLogin(values.email.trim(), values.password);
-          onSignedIn({ userId: result._id, token: result.token });
+          if ('secondStep' in result) setChallenge(result.challengeToken);
+          else onSignedIn({ userId: result._id, token: result.token });
         } catch (cause) {
           setError(cause instanceof ApiError && cause.status === 401 && cause.fromServer ? cause.message : checkoutMessages.loginError);
         }

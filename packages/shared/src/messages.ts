@@ -1,5 +1,4 @@
 import { PRODUCT_NAME } from './constants.ts';
-import { twoFactorMessages } from './two-factor-messages.ts';
 
 /**
  * User-facing messages, exactly as the specification writes them (spelling included).
@@ -53,8 +52,6 @@ export const messages = {
     rateLimited: 'Too many password reset requests. Please wait a few minutes and try again.',
     failed: 'Password reset failed! try again',
   },
-  /** Two-factor sign-in (issue 25, beyond the spec): its own module, so the pay pages' wallet login takes only these. */
-  twoFactor: twoFactorMessages,
   portal: {
     notFound: 'Page Not Found',
     verifyEmailTitle: 'Please Verify Your Email',
@@ -228,27 +225,5 @@ export const uiText = {
     signOutOthers: 'Sign out everywhere else',
     noOtherDevices: 'No other device is signed in.',
     devicesFailed: 'The signed-in devices could not be loaded.',
-    twoFactorTitle: 'Two-factor authentication',
-    twoFactorOffHint: 'Ask for a code from an authenticator app (Google Authenticator, 1Password, Aegis…) each time you log in, after your password.',
-    twoFactorOnHint: 'Logging in asks for a code from your authenticator app after your password.',
-    twoFactorOn: 'On',
-    twoFactorOff: 'Off',
-    twoFactorTurnOn: 'Turn on',
-    twoFactorTurnOff: 'Turn off',
-    twoFactorScan: 'Scan this QR code with your authenticator app, or enter the key by hand.',
-    twoFactorKey: 'Setup key',
-    twoFactorCode: '6-digit code',
-    twoFactorConfirm: 'Confirm and turn on',
-    twoFactorCancel: 'Cancel',
-    twoFactorRecoveryTitle: 'Your recovery codes',
-    twoFactorRecoveryHint: 'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',
-    twoFactorCopy: 'Copy codes',
-    twoFactorCopied: 'Recovery codes copied',
-    twoFactorDownload: 'Download codes',
-    twoFactorDone: 'I have saved my codes',
-    twoFactorRecoveryLeft: 'Recovery codes left',
-    twoFactorOffCode: 'Code from your app or a recovery code',
-    twoFactorOffConfirm: 'Turn off two-factor',
-    twoFactorFailed: 'Two-factor authentication could not be loaded.',
   },
 } as const;

@@ -1,7 +1,8 @@
 /**
  * Two-factor sign-in with an authenticator app (issue 25, beyond the spec): the messages of
  * the login's second step, the wallet login of the pay pages and My Account → Security.
- * A module of its own (no zod), part of `messages` as `messages.twoFactor`.
+ * A module of its own (no zod), apart from `messages`: the messages chunk every page downloads
+ * (the pay pages included) stays as it was.
  */
 export const twoFactorMessages = {
   codeRequired: 'Enter the 6-digit code from your authenticator app',
@@ -29,4 +30,30 @@ export const twoFactorText = {
   useRecoveryCode: 'Use a recovery code',
   useAppCode: 'Use a code from your app',
   startOver: 'Back to login',
+} as const;
+
+/** My Account → Security's "Two-factor authentication" section. */
+export const twoFactorSectionText = {
+  title: 'Two-factor authentication',
+  offHint: 'Ask for a code from an authenticator app (Google Authenticator, 1Password, Aegis…) each time you log in, after your password.',
+  onHint: 'Logging in asks for a code from your authenticator app after your password.',
+  on: 'On',
+  off: 'Off',
+  turnOn: 'Turn on',
+  turnOff: 'Turn off',
+  scan: 'Scan this QR code with your authenticator app, or enter the key by hand.',
+  key: 'Setup key',
+  code: '6-digit code',
+  confirm: 'Confirm and turn on',
+  cancel: 'Cancel',
+  recoveryTitle: 'Your recovery codes',
+  recoveryHint: 'Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.',
+  copy: 'Copy codes',
+  copied: 'Recovery codes copied',
+  download: 'Download codes',
+  done: 'I have saved my codes',
+  recoveryLeft: 'Recovery codes left',
+  offCode: 'Code from your app or a recovery code',
+  offConfirm: 'Turn off two-factor',
+  failed: 'Two-factor authentication could not be loaded.',
 } as const;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { withExample } from '../contract-examples.ts';
-import { messages } from '../messages.ts';
+import { twoFactorMessages } from '../two-factor-messages.ts';
 import { loginResult } from './auth.ts';
 
-const m = messages.twoFactor;
+const m = twoFactorMessages;
 
 /*
  * Two-factor sign-in with an authenticator app (issue 25; README, Two-factor sign-in). A code

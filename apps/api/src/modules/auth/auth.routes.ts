@@ -1,4 +1,4 @@
-import { forgotPasswordBody, loginAnswer, loginBody, loginResult, loginSecondStepBody, messages, twoFactorCodeBody, twoFactorEnabled, twoFactorSetup, twoFactorStatus, noData, resetPasswordBody, sessionIdParams, sessionList, sessionMessages, signedOutOthers } from '@kestrel/shared';
+import { forgotPasswordBody, loginAnswer, loginBody, loginResult, loginSecondStepBody, messages, twoFactorCodeBody, twoFactorMessages, twoFactorEnabled, twoFactorSetup, twoFactorStatus, noData, resetPasswordBody, sessionIdParams, sessionList, sessionMessages, signedOutOthers } from '@kestrel/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../http/guards.ts';
@@ -93,7 +93,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ok(await enableTwoFactor(app.ctx, callerOf(request), request.body), messages.twoFactor.enabled);
+      return ok(await enableTwoFactor(app.ctx, callerOf(request), request.body), twoFactorMessages.enabled);
     },
   );
 
@@ -105,7 +105,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await disableTwoFactor(app.ctx, callerOf(request), request.body);
-      return ok(null, messages.twoFactor.disabled);
+      return ok(null, twoFactorMessages.disabled);
     },
   );
 

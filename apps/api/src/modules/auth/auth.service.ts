@@ -1,4 +1,4 @@
-import { LOGIN_CHALLENGE_MAX_FAILURES, LOGIN_CHALLENGE_MINUTES, messages, type LoginAnswer, type LoginBody, type LoginResult, type LoginSecondStepBody } from '@kestrel/shared';
+import { LOGIN_CHALLENGE_MAX_FAILURES, LOGIN_CHALLENGE_MINUTES, messages, twoFactorMessages, type LoginAnswer, type LoginBody, type LoginResult, type LoginSecondStepBody } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
@@ -102,7 +102,7 @@ async function openChallenge(ctx: AppContext, userId: string, ip: string): Promi
   return { secondStep: 'totp', challengeToken, expiresAt: expiresAt.toISOString() };
 }
 
-const challengeRefused = () => new AppError(401, 'login_challenge_invalid', messages.twoFactor.challengeInvalid);
+const challengeRefused = () => new AppError(401, 'login_challenge_invalid', twoFactorMessages.challengeInvalid);
 
 /**
  * POST /auth/login/second-step: the challenge and a code (the app's or a recovery code). The

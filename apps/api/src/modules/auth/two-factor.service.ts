@@ -1,4 +1,4 @@
-import { messages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
+import { messages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -18,7 +18,7 @@ import { looksLikeTotpCode, newRecoveryCodes, newTotpSecret, openTotpSecret, rec
  * The login's second step (auth.service.ts) checks its code with `spendSecondFactor` too.
  */
 
-const m = messages.twoFactor;
+const m = twoFactorMessages;
 
 /** Why a code was refused; the caller decides the status (401 at sign-in, 400 when signed in). */
 export type CodeRefusal = 'wrong' | 'reused' | 'recovery_wrong';

@@ -1,4 +1,4 @@
-import { LOGIN_CHALLENGE_MAX_FAILURES, messages } from '@kestrel/shared';
+import { LOGIN_CHALLENGE_MAX_FAILURES, twoFactorMessages } from '@kestrel/shared';
 import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createUser, latestMailTo, type TestUser } from '../../../test/factories.ts';
@@ -11,7 +11,7 @@ import { api, testServer } from '../../../test/harness.ts';
  * a fresh one; the replay tests use the same step on purpose.
  */
 
-const m = messages.twoFactor;
+const m = twoFactorMessages;
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });

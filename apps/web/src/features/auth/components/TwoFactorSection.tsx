@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { messages, twoFactorDisableForm, twoFactorEnableForm, uiText, type TwoFactorDisableForm, type TwoFactorEnableForm, type TwoFactorSetup } from '@kestrel/shared';
+import { twoFactorDisableForm, twoFactorEnableForm, twoFactorMessages, twoFactorSectionText as t, type TwoFactorDisableForm, type TwoFactorEnableForm, type TwoFactorSetup } from '@kestrel/shared';
 import { useEffect, useState } from 'react';
 import { useForm, type UseFormSetError } from 'react-hook-form';
 import toast from 'react-hot-toast';
@@ -10,12 +10,10 @@ import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { qrSvgAddress } from '../../../lib/qr-code.ts';
 import { useDisableTwoFactor, useEnableTwoFactor, useStartTwoFactorSetup, useTwoFactorStatus } from '../api.ts';
 
-const t = uiText.myAccount;
-
 /** A refusal the server explained (wrong or reused code, too many tries) goes under the field; anything else is a toast. */
 function showRefusal(error: unknown, setError: UseFormSetError<{ code: string }>) {
   if (error instanceof ApiError && error.fromServer && error.status >= 400 && error.status < 500) setError('code', { message: error.message }, { shouldFocus: true });
-  else toast.error(errorMessage(error, t.twoFactorFailed));
+  else toast.error(errorMessage(error, t.failed));
 }
 
 /** The base32 key in groups of four, easier to type into an app by hand. */
@@ -45,11 +43,11 @@ function EnrolForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
   const { register, handleSubmit, setError, formState } = useForm<TwoFactorEnableForm>({ resolver: zodResolver(twoFactorEnableForm), defaultValues: { code: '' } });
   return (
     <div className="flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs">
-      <p className="text-sm text-slate-700">{t.twoFactorScan}</p>
+      <p className="text-sm text-slate-700">{t.scan}</p>
       <div className="flex flex-col gap-5 sm:flex-row sm:items-start">
         <QrImage uri={setup.otpauthUri} />
         <div className="min-w-0 flex-1">
-          <p className="text-sm font-medium text-slate-600">{t.twoFactorKey}</p>
+          <p className="text-sm font-medium text-slate-600">{t.key}</p>
           <p data-testid="two-factor-secret" className="mt-1 font-mono text-base break-all text-slate-900 select-all">
             {grouped(setup.secret)}
           </p>
@@ -59,20 +57,20 @@ function EnrolForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
             onSubmit={handleSubmit(({ code }) =>
               enable.mutate(code.replace(/\s/g, ''), {
                 onSuccess: (answer) => {
-                  toast.success(answer.message ?? messages.twoFactor.enabled);
+                  toast.success(answer.message ?? twoFactorMessages.enabled);
                   onEnabled(answer.data.recoveryCodes);
                 },
                 onError: (error) => showRefusal(error, setError),
               }),
             )}
           >
-            <FloatingField label={t.twoFactorCode} autoComplete="one-time-code" inputMode="numeric" maxLength={7} {...register('code')} error={formState.errors.code?.message} />
+            <FloatingField label={t.code} autoComplete="one-time-code" inputMode="numeric" maxLength={7} {...register('code')} error={formState.errors.code?.message} />
             <div className="flex flex-wrap gap-3">
               <Button type="submit" loading={enable.isPending}>
-                {t.twoFactorConfirm}
+                {t.confirm}
               </Button>
               <Button variant="secondary" onClick={onCancel}>
-                {t.twoFactorCancel}
+                {t.cancel}
               </Button>
             </div>
           </form>
@@ -88,10 +86,10 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   return (
     <div className="flex flex-col gap-4 rounded-2xl border border-warning-700/30 bg-warning-50 p-5">
       <div>
-        <h3 className="text-base font-semibold text-slate-900">{t.twoFactorRecoveryTitle}</h3>
-        <p className="mt-1 text-sm text-slate-700">{t.twoFactorRecoveryHint}</p>
+        <h3 className="text-base font-semibold text-slate-900">{t.recoveryTitle}</h3>
+        <p className="mt-1 text-sm text-slate-700">{t.recoveryHint}</p>
       </div>
-      <ul aria-label={t.twoFactorRecoveryTitle} className="grid grid-cols-1 gap-2 font-mono text-base text-slate-900 min-[360px]:grid-cols-2">
+      <ul aria-label={t.recoveryTitle} className="grid grid-cols-1 gap-2 font-mono text-base text-slate-900 min-[360px]:grid-cols-2">
         {codes.map((code) => (
           <li key={code} className="rounded-md bg-white px-3 py-1.5 text-center">
             {code}
@@ -103,17 +101,17 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
           variant="secondary"
           onClick={() =>
             void navigator.clipboard.writeText(text).then(
-              () => toast.success(t.twoFactorCopied),
-              () => toast.error(t.twoFactorFailed),
+              () => toast.success(t.copied),
+              () => toast.error(t.failed),
             )
           }
         >
-          {t.twoFactorCopy}
+          {t.copy}
         </Button>
         <a href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="kestrel-recovery-codes.txt" className={buttonClasses('secondary')}>
-          {t.twoFactorDownload}
+          {t.download}
         </a>
-        <Button onClick={onDone}>{t.twoFactorDone}</Button>
+        <Button onClick={onDone}>{t.done}</Button>
       </div>
     </div>
   );
@@ -130,20 +128,20 @@ function DisableForm({ onCancel }: { onCancel: () => void }) {
       onSubmit={handleSubmit(({ code }) =>
         disable.mutate(code.trim(), {
           onSuccess: (answer) => {
-            toast.success(answer.message ?? messages.twoFactor.disabled);
+            toast.success(answer.message ?? twoFactorMessages.disabled);
             onCancel();
           },
           onError: (error) => showRefusal(error, setError),
         }),
       )}
     >
-      <FloatingField label={t.twoFactorOffCode} autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} {...register('code')} error={formState.errors.code?.message} />
+      <FloatingField label={t.offCode} autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} {...register('code')} error={formState.errors.code?.message} />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" variant="danger" loading={disable.isPending}>
-          {t.twoFactorOffConfirm}
+          {t.offConfirm}
         </Button>
         <Button variant="secondary" onClick={onCancel}>
-          {t.twoFactorCancel}
+          {t.cancel}
         </Button>
       </div>
     </form>
@@ -168,26 +166,26 @@ export function TwoFactorSection() {
   } else if (status.isPending) {
     body = (
       <div className="flex justify-center py-6 text-brand-700">
-        <Spinner className="size-8" label={t.twoFactorTitle} />
+        <Spinner className="size-8" label={t.title} />
       </div>
     );
   } else if (status.isError) {
     body = (
       <p role="alert" className="rounded-lg bg-danger-50 p-4 text-danger-700">
-        {errorMessage(status.error, t.twoFactorFailed)}
+        {errorMessage(status.error, t.failed)}
       </p>
     );
   } else if (status.data.enabled) {
     body = (
       <>
         <p className="text-sm text-slate-700">
-          {t.twoFactorRecoveryLeft}: <strong>{status.data.recoveryCodesLeft}</strong>
+          {t.recoveryLeft}: <strong>{status.data.recoveryCodesLeft}</strong>
         </p>
         {turningOff ? (
           <DisableForm onCancel={() => setTurningOff(false)} />
         ) : (
           <Button variant="secondary" className="self-start" onClick={() => setTurningOff(true)}>
-            {t.twoFactorTurnOff}
+            {t.turnOff}
           </Button>
         )}
       </>
@@ -208,9 +206,9 @@ export function TwoFactorSection() {
       <Button
         className="self-start"
         loading={start.isPending}
-        onClick={() => start.mutate(undefined, { onSuccess: setSetup, onError: (error) => toast.error(errorMessage(error, t.twoFactorFailed)) })}
+        onClick={() => start.mutate(undefined, { onSuccess: setSetup, onError: (error) => toast.error(errorMessage(error, t.failed)) })}
       >
-        {t.twoFactorTurnOn}
+        {t.turnOn}
       </Button>
     );
   }
@@ -220,14 +218,14 @@ export function TwoFactorSection() {
     <section aria-labelledby="two-factor-title" className="flex flex-col gap-4">
       <div>
         <h2 id="two-factor-title" className="flex items-center gap-2 text-base font-semibold text-slate-900">
-          {t.twoFactorTitle}
+          {t.title}
           {status.data && (
             <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${on ? 'bg-success-50 text-success-700' : 'bg-slate-100 text-slate-700'}`}>
-              {on ? t.twoFactorOn : t.twoFactorOff}
+              {on ? t.on : t.off}
             </span>
           )}
         </h2>
-        <p className="mt-1 text-sm text-slate-600">{on ? t.twoFactorOnHint : t.twoFactorOffHint}</p>
+        <p className="mt-1 text-sm text-slate-600">{on ? t.onHint : t.offHint}</p>
       </div>
       {body}
     </section>

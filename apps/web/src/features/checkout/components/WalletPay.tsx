@@ -1,7 +1,6 @@
 import { checkoutMessages, type CheckoutLoginForm, type Currency, type WalletPayForm } from '@kestrel/shared';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button } from '../../../components/Button.tsx';
-import { SecondFactorForm } from '../../../components/SecondFactorForm.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
@@ -9,7 +8,10 @@ import { ApiError } from '../../../lib/http.ts';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { usePlainForm, type FormRules } from '../../../lib/plain-form.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useWallets, walletLogin, walletLoginSecondStep, walletLogout, type Wallet } from '../api.ts';
+import { useWallets, walletLogin, walletLogout, type Wallet } from '../api.ts';
+
+// Only a payer with two-factor sign-in on needs the code step: fetched then, outside the pay page's budget.
+const WalletSecondStep = lazy(() => import('./WalletSecondStep.tsx').then((module) => ({ default: module.WalletSecondStep })));
 
 export interface WalletAuth {
   userId: string;
@@ -41,23 +43,16 @@ function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void })
   const { field, handleSubmit, isSubmitting } = usePlainForm<CheckoutLoginForm>({ email: '', password: '' }, loginRules);
   if (challenge) {
     return (
-      <SecondFactorForm
-        onStartOver={() => setChallenge(undefined)}
-        onSubmit={async (code) => {
-          try {
-            const result = await walletLoginSecondStep(challenge, code);
-            onSignedIn({ userId: result._id, token: result.token });
-            return undefined;
-          } catch (cause) {
-            if (cause instanceof ApiError && cause.code === 'login_challenge_invalid') {
-              setChallenge(undefined);
-              setError(cause.message);
-              return undefined;
-            }
-            return cause instanceof ApiError && cause.fromServer ? cause.message : checkoutMessages.loginError;
-          }
-        }}
-      />
+      <Suspense fallback={<Spinner className="mx-auto size-6" label="Loading" />}>
+        <WalletSecondStep
+          challenge={challenge}
+          onSignedIn={onSignedIn}
+          onExpired={(message) => {
+            setChallenge(undefined);
+            setError(message);
+          }}
+        />
+      </Suspense>
     );
   }
   return (

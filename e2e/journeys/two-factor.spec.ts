@@ -46,6 +46,8 @@ test.describe('issue 25: two-factor sign-in with an authenticator app', () => {
     // Another device: the password alone no longer signs in; the code step, by keyboard alone.
     const laptop = await freshDevice(browser);
     await laptop.goto('/login');
+    // The prerendered form takes input once React has hydrated it.
+    await expect(laptop.getByRole('button', { name: 'Login' })).toBeEnabled();
     await laptop.getByLabel('Email').focus();
     await laptop.keyboard.type(holder.email);
     await laptop.keyboard.press('Tab');
@@ -65,6 +67,7 @@ test.describe('issue 25: two-factor sign-in with an authenticator app', () => {
     // A third device, with a recovery code (the phone is lost).
     const borrowed = await freshDevice(browser);
     await borrowed.goto('/login');
+    await expect(borrowed.getByRole('button', { name: 'Login' })).toBeEnabled();
     await borrowed.getByLabel('Email').fill(holder.email);
     await borrowed.getByLabel('Password', { exact: true }).fill(holder.password);
     await borrowed.getByRole('button', { name: 'Login' }).click();

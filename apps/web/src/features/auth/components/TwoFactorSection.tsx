@@ -48,7 +48,7 @@ function EnrolForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
         <QrImage uri={setup.otpauthUri} />
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-slate-600">{t.key}</p>
-          <p data-testid="two-factor-secret" className="mt-1 font-mono text-base break-all text-slate-900 select-all">
+          <p data-testid="two-factor-secret" className="mt-1 font-mono text-base break-words text-slate-900 select-all">
             {grouped(setup.secret)}
           </p>
           <form

@@ -89,7 +89,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         <h3 className="text-base font-semibold text-slate-900">{t.recoveryTitle}</h3>
         <p className="mt-1 text-sm text-slate-700">{t.recoveryHint}</p>
       </div>
-      <ul aria-label={t.recoveryTitle} className="grid grid-cols-1 gap-2 font-mono text-base text-slate-900 min-[360px]:grid-cols-2">
+      <ul aria-label={t.recoveryTitle} className="grid max-w-lg grid-cols-1 gap-2 font-mono text-base text-slate-900 min-[360px]:grid-cols-2">
         {codes.map((code) => (
           <li key={code} className="rounded-md bg-white px-3 py-1.5 text-center">
             {code}

@@ -23,6 +23,15 @@ export const MINIMUM_AGE_YEARS = 16;
 export const PASSWORD_MIN_LENGTH = 8;
 /** How long a mailed password reset link works (issue 25). */
 export const PASSWORD_RESET_LINK_MINUTES = 30;
+/** Two-factor sign-in (issue 25): how long the second step of a sign-in may wait for its code. */
+export const LOGIN_CHALLENGE_MINUTES = 5;
+/** Wrong codes one sign-in's second step takes before the password must be entered again. */
+export const LOGIN_CHALLENGE_MAX_FAILURES = 5;
+/** Recovery codes made when two-factor sign-in is turned on, each usable once. */
+export const RECOVERY_CODE_COUNT = 10;
+/** An authenticator app's code: RFC 6238 with SHA-1, 6 digits, a new code every 30 seconds. */
+export const TOTP_DIGITS = 6;
+export const TOTP_PERIOD_SECONDS = 30;
 
 /** Fees set at account creation: fixed 0 (in cents), percentage 2 (a percent of the amount; document 1, section 9). */
 /**

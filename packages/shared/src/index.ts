@@ -1,6 +1,7 @@
 export * from './constants.ts';
 export * from './ui-constants.ts';
 export * from './messages.ts';
+export * from './two-factor-messages.ts';
 export * from './pay-messages.ts';
 export * from './payer-messages.ts';
 export * from './payment-request-messages.ts';
@@ -13,6 +14,7 @@ export * from './contract-examples.ts';
 export * from './contracts/common.ts';
 export * from './contracts/config.ts';
 export * from './contracts/auth.ts';
+export * from './contracts/two-factor.ts';
 export * from './contracts/users.ts';
 export * from './contracts/accounts.ts';
 export * from './contracts/activities.ts';

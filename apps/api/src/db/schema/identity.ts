@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Timestamp, CreatedAt, NullableTimestamp, Json } from './columns.ts';
 
 // People and their sign-in: users, sessions, e-mail verification, the mail outbox, login
@@ -49,6 +49,37 @@ export interface PasswordResetTokensTable {
   usedAt: NullableTimestamp;
 }
 
+/** An authenticator app of a person (two-factor sign-in): the sealed secret, on once confirmed. */
+export interface UserTotpTable {
+  userId: string;
+  /** AES-256-GCM under a key derived from SECRET_KEY (auth/two-factor-secrets.ts). */
+  secretSealed: string;
+  createdAt: CreatedAt;
+  enabledAt: NullableTimestamp;
+  /** The last 30-second step whose code was accepted (a code is taken only for a later step). */
+  lastUsedStep: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A single-use recovery code, by its keyed hash. */
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  userId: string;
+  codeHash: string;
+  createdAt: CreatedAt;
+  usedAt: NullableTimestamp;
+}
+
+/** The second step of a sign-in with 2FA on, by its token's digest. */
+export interface LoginChallengesTable {
+  id: Generated<string>;
+  userId: string;
+  tokenHash: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  usedAt: NullableTimestamp;
+  failedAttempts: Generated<number>;
+}
+
 export interface MailMessagesTable {
   id: Generated<string>;
   toAddress: string;
@@ -94,6 +125,9 @@ export interface IdentityTables {
   sessions: SessionsTable;
   emailVerificationTokens: EmailVerificationTokensTable;
   passwordResetTokens: PasswordResetTokensTable;
+  userTotp: UserTotpTable;
+  recoveryCodes: RecoveryCodesTable;
+  loginChallenges: LoginChallengesTable;
   mailMessages: MailMessagesTable;
   loginAttempts: LoginAttemptsTable;
   auditLog: AuditLogTable;

@@ -12,9 +12,46 @@ export const portalOperations: Record<string, OperationDoc> = {
   'POST /v1/auth/login': {
     operationId: 'login',
     tag: 'Auth',
-    description: 'Signs in with e-mail and password and answers a session token for the `Authorization` header. Repeated failures are limited per address and per account (429).',
+    description:
+      'Signs in with e-mail and password and answers a session token for the `Authorization` header. Repeated failures are limited per address and per account (429). With two-factor sign-in on, the right password answers `secondStep` and a `challengeToken` instead (no session, no cookie): finish with `POST /v1/auth/login/second-step`.',
     errors: [401, 429],
     requestExample: { email: 'ada@example.org', password: 'correct horse battery staple' },
+  },
+  'POST /v1/auth/login/second-step': {
+    operationId: 'loginSecondStep',
+    tag: 'Auth',
+    description:
+      "Finishes a sign-in with two-factor sign-in on: the password step's `challengeToken` (single use, 5 minutes, dead after 5 wrong codes) and a `code`, the authenticator app's 6 digits (one 30-second step either side is taken; a code already used is refused) or a recovery code (each works once). Answers the session as `POST /v1/auth/login` does. A challenge that is unknown, used or expired, and a wrong code, are 401; code checks are limited per account like passwords (429).",
+    errors: [401, 429],
+    requestExample: { challengeToken: 'q0H3mU2cS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s', code: '492039' },
+  },
+  'GET /v1/auth/two-factor': {
+    operationId: 'getTwoFactor',
+    tag: 'Auth',
+    description: "Whether the caller's two-factor sign-in (an authenticator app) is on, and how many unused recovery codes are left.",
+  },
+  'POST /v1/auth/two-factor/setup': {
+    operationId: 'startTwoFactorSetup',
+    tag: 'Auth',
+    description:
+      'Makes a new authenticator-app secret (RFC 6238: SHA-1, 6 digits, 30 s) and answers it as base32 text and as the `otpauth://` URI a QR code holds. It stays off until `POST /v1/auth/two-factor/enable` confirms a code; asking again replaces a secret not yet confirmed. 409 when two-factor sign-in is already on.',
+    errors: [409],
+  },
+  'POST /v1/auth/two-factor/enable': {
+    operationId: 'enableTwoFactor',
+    tag: 'Auth',
+    description:
+      'Turns two-factor sign-in on with a current code from the app and answers ten single-use recovery codes, shown this once (only a keyed hash of each is kept). A wrong or reused code is 400; no setup started, or already on, 409; code checks are limited like passwords (429). Mails a security notice.',
+    errors: [400, 409, 429],
+    requestExample: { code: '492039' },
+  },
+  'POST /v1/auth/two-factor/disable': {
+    operationId: 'disableTwoFactor',
+    tag: 'Auth',
+    description:
+      'Turns two-factor sign-in off with a current code: the app\'s 6 digits or an unused recovery code. The secret and the recovery codes are deleted. A wrong or reused code is 400; not on, 409; limited like passwords (429). Mails a security notice.',
+    errors: [400, 409, 429],
+    requestExample: { code: '492039' },
   },
   'POST /v1/auth/logout': {
     operationId: 'logout',

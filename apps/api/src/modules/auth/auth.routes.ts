@@ -1,14 +1,15 @@
-import { forgotPasswordBody, loginBody, loginResult, messages, noData, resetPasswordBody, sessionIdParams, sessionList, sessionMessages, signedOutOthers } from '@kestrel/shared';
+import { forgotPasswordBody, loginAnswer, loginBody, loginResult, loginSecondStepBody, messages, twoFactorCodeBody, twoFactorMessages, twoFactorEnabled, twoFactorSetup, twoFactorStatus, noData, resetPasswordBody, sessionIdParams, sessionList, sessionMessages, signedOutOthers } from '@kestrel/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { login, logout } from './auth.service.ts';
+import { login, loginSecondStep, logout } from './auth.service.ts';
 import { readKnownDevice } from './device-cookie.ts';
 import { listDevices, signOutDevice, signOutOtherDevices, type Caller } from './devices.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
+import { disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorStatus as readTwoFactorStatus } from './two-factor.service.ts';
 
 /** The signed-in caller of a guarded route (requireUser ran first). */
 function callerOf(request: FastifyRequest): Caller {
@@ -22,17 +23,89 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Sign in with e-mail and password',
+        summary: 'Sign in with e-mail and password (with two-factor sign-in on: a challenge for the second step, no session)',
         security: [],
         body: loginBody,
-        response: { 200: successEnvelope(loginResult) },
+        response: { 200: successEnvelope(loginAnswer) },
       },
     },
     async (request, reply) => {
       const knownDevice = readKnownDevice(app.ctx.config.secretKey, request.headers.cookie);
       const { result, deviceCookie } = await login(app.ctx, request.body, { ip: clientIp(request), userAgent: request.headers['user-agent'], knownDevice });
+      if (deviceCookie) reply.header('set-cookie', deviceCookie);
+      return ok(result);
+    },
+  );
+
+  app.post(
+    '/auth/login/second-step',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Finish a sign-in with two-factor sign-in on: the password step's challenge and a code from the app (or a recovery code)",
+        security: [],
+        body: loginSecondStepBody,
+        response: { 200: successEnvelope(loginResult) },
+      },
+    },
+    async (request, reply) => {
+      const knownDevice = readKnownDevice(app.ctx.config.secretKey, request.headers.cookie);
+      const { result, deviceCookie } = await loginSecondStep(app.ctx, request.body, { ip: clientIp(request), userAgent: request.headers['user-agent'], knownDevice });
       reply.header('set-cookie', deviceCookie);
       return ok(result);
+    },
+  );
+
+  app.get(
+    '/auth/two-factor',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: "Whether the caller's two-factor sign-in is on, and the recovery codes left", response: { 200: successEnvelope(twoFactorStatus) } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await readTwoFactorStatus(app.ctx, callerOf(request)));
+    },
+  );
+
+  app.post(
+    '/auth/two-factor/setup',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: 'Start setting up an authenticator app: a new secret (off until a code confirms it)', response: { 200: successEnvelope(twoFactorSetup) } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await startTwoFactorSetup(app.ctx, callerOf(request)));
+    },
+  );
+
+  app.post(
+    '/auth/two-factor/enable',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['auth'],
+        summary: 'Turn two-factor sign-in on with a code from the app; answers ten recovery codes, this once',
+        body: twoFactorCodeBody,
+        response: { 200: successEnvelope(twoFactorEnabled) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await enableTwoFactor(app.ctx, callerOf(request), request.body), twoFactorMessages.enabled);
+    },
+  );
+
+  app.post(
+    '/auth/two-factor/disable',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: 'Turn two-factor sign-in off with a current code (the app\'s or a recovery code)', body: twoFactorCodeBody, response: { 200: successEnvelope(noData) } },
+    },
+    async (request) => {
+      await disableTwoFactor(app.ctx, callerOf(request), request.body);
+      return ok(null, twoFactorMessages.disabled);
     },
   );
 

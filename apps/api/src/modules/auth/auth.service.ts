@@ -1,4 +1,5 @@
-import { messages, type LoginBody, type LoginResult } from '@kestrel/shared';
+import { LOGIN_CHALLENGE_MAX_FAILURES, LOGIN_CHALLENGE_MINUTES, messages, twoFactorMessages, type LoginAnswer, type LoginBody, type LoginResult, type LoginSecondStepBody } from '@kestrel/shared';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -6,11 +7,13 @@ import { AppError, tooManyRequests } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, listUserAccounts } from '../users/users.service.ts';
 import { burnVerificationTime, verifySecret } from '../../security/passwords.ts';
+import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 import { createSession, revokeSession } from '../sessions/sessions.service.ts';
 import { recordActivities } from '../activities/activities.service.ts';
 import { recordNotificationEvent } from '../mail/notification-events.ts';
 import { deviceCookieFor, type KnownDevice } from './device-cookie.ts';
 import { admitLoginAttempt, afterSuccessfulLogin, LOGIN_THROTTLE, type ThrottleKey } from './login-throttle.ts';
+import { admitCodeCheck, recoveryCodesLeft, refusalCode, refusalMessage, SecondFactorRefused, spendSecondFactor, twoFactorEnabledFor } from './two-factor.service.ts';
 
 export interface LoginRequest {
   ip: string;
@@ -24,6 +27,9 @@ export interface LoginOutcome {
   /** Set-Cookie for the device cookie, naming this user as known on this device. */
   deviceCookie: string;
 }
+
+/** The password step's outcome: a session, or (2FA on) the second step it needs, with no cookie. */
+export type PasswordStepOutcome = LoginOutcome | { result: Extract<LoginAnswer, { secondStep: string }>; deviceCookie?: undefined };
 
 /** The sign-in throttle keys of an attempt (README, Security; policies in login-throttle.ts). */
 function throttleKeys(ctx: AppContext, email: string, ip: string): { owner: ThrottleKey[]; shared: ThrottleKey[] } {
@@ -55,10 +61,11 @@ function refused(retryAfterMs: number): AppError {
  * same status, body and (roughly) the same time. Every attempt passes the throttle before
  * the (slow) password check: from a device this account signed in from before, only that
  * device's own delay; otherwise the (e-mail, address), e-mail and address delays. A refused
- * attempt answers 429 with Retry-After and is not checked at all.
+ * attempt answers 429 with Retry-After and is not checked at all. With two-factor sign-in on,
+ * the right password answers a challenge for the second step instead (no session, no cookie).
  */
-export async function login(ctx: AppContext, body: LoginBody, request: LoginRequest): Promise<LoginOutcome> {
-  const { ip, userAgent, knownDevice } = request;
+export async function login(ctx: AppContext, body: LoginBody, request: LoginRequest): Promise<PasswordStepOutcome> {
+  const { ip, knownDevice } = request;
   const email = body.email.trim().toLowerCase();
   const user = await findUserByEmail(ctx.db, email);
   const deviceKey = user && knownDevice?.userIds.includes(user.id) ? `login:device:${knownDevice.deviceId}|${user.id}` : undefined;
@@ -77,17 +84,107 @@ export async function login(ctx: AppContext, body: LoginBody, request: LoginRequ
   if (deviceKey) await afterSuccessfulLogin(ctx.db, [deviceKey], []);
   else await afterSuccessfulLogin(ctx.db, keys.owner.map((entry) => entry.key), keys.shared);
 
-  // The session, its audit entry, the 'Login' activities and the new-device alert commit together or not at all.
+  if (await twoFactorEnabledFor(ctx.db, user.id)) return { result: await openChallenge(ctx, user.id, ip) };
+  return openSession(ctx, { id: user.id, email }, request, 'password');
+}
+
+/**
+ * The second step of a sign-in with 2FA on: 256 random bits (only the SHA-256 stored), valid
+ * LOGIN_CHALLENGE_MINUTES, single use. It is no session: nothing else accepts it.
+ */
+async function openChallenge(ctx: AppContext, userId: string, ip: string): Promise<Extract<LoginAnswer, { secondStep: string }>> {
+  const challengeToken = newOpaqueToken();
+  const expiresAt = new Date(Date.now() + LOGIN_CHALLENGE_MINUTES * 60_000);
+  await inTransaction(ctx.db, async (trx) => {
+    await trx.insertInto('loginChallenges').values({ userId, tokenHash: hashToken(challengeToken), expiresAt }).execute();
+    await recordAudit(trx, { actorUserId: userId, action: 'auth.login_second_step_asked', subjectType: 'user', subjectId: userId, ip });
+  });
+  return { secondStep: 'totp', challengeToken, expiresAt: expiresAt.toISOString() };
+}
+
+const challengeRefused = () => new AppError(401, 'login_challenge_invalid', twoFactorMessages.challengeInvalid);
+
+/**
+ * POST /auth/login/second-step: the challenge and a code (the app's or a recovery code). The
+ * challenge must be live (unused, unexpired, fewer than LOGIN_CHALLENGE_MAX_FAILURES wrong
+ * codes); the code check is throttled like passwords (admitCodeCheck). A right code spends the
+ * challenge and the code and opens the session in one transaction, the same as a password-only
+ * sign-in (audit, 'Login' activities, the new-device alert, the device cookie).
+ */
+export async function loginSecondStep(ctx: AppContext, body: LoginSecondStepBody, request: LoginRequest): Promise<LoginOutcome> {
+  const tokenHash = hashToken(body.challengeToken);
+  const challenge = await ctx.db
+    .selectFrom('loginChallenges')
+    .innerJoin('users', 'users.id', 'loginChallenges.userId')
+    .select(['loginChallenges.id', 'loginChallenges.userId', 'users.email'])
+    .where('loginChallenges.tokenHash', '=', tokenHash)
+    .where('loginChallenges.usedAt', 'is', null)
+    .where('loginChallenges.expiresAt', '>', new Date())
+    .where('loginChallenges.failedAttempts', '<', LOGIN_CHALLENGE_MAX_FAILURES)
+    .executeTakeFirst();
+  if (!challenge) throw challengeRefused();
+  const check = await admitCodeCheck(ctx, challenge.userId, request.ip);
+  try {
+    const outcome = await openSession(ctx, { id: challenge.userId, email: challenge.email }, request, 'second_factor', async (trx) => {
+      const spent = await trx
+        .updateTable('loginChallenges')
+        .set({ usedAt: new Date() })
+        .where('id', '=', challenge.id)
+        .where('usedAt', 'is', null)
+        .where('expiresAt', '>', new Date())
+        .returning('id')
+        .executeTakeFirst();
+      if (!spent) throw challengeRefused();
+      const used = await spendSecondFactor(trx, ctx.config.secretKey, challenge.userId, body.code);
+      if (used === 'recovery_code') {
+        const left = await recoveryCodesLeft(trx, challenge.userId);
+        await recordAudit(trx, { actorUserId: challenge.userId, action: 'auth.recovery_code_used', subjectType: 'user', subjectId: challenge.userId, ip: request.ip, details: { for: 'login', left } });
+      }
+      return used;
+    });
+    await check.accepted();
+    return outcome;
+  } catch (error) {
+    if (!(error instanceof SecondFactorRefused)) throw error;
+    // The wrong code counts against this challenge (its last allowed one spends it) and stays counted in the throttle.
+    await ctx.db
+      .updateTable('loginChallenges')
+      .set({
+        failedAttempts: sql<number>`failed_attempts + 1`,
+        usedAt: sql<Date | null>`CASE WHEN failed_attempts + 1 >= ${LOGIN_CHALLENGE_MAX_FAILURES}::int THEN now() END`,
+      })
+      .where('id', '=', challenge.id)
+      .where('usedAt', 'is', null)
+      .execute();
+    await recordAudit(ctx.db, { actorUserId: null, action: 'auth.login_second_step_failed', subjectType: 'user', subjectId: challenge.userId, ip: request.ip, details: { reason: error.reason } });
+    throw new AppError(401, refusalCode[error.reason], refusalMessage[error.reason]);
+  }
+}
+
+/**
+ * Opens the session once every step passed. The session, the spending of the second step
+ * (`inside`), its audit entry, the 'Login' activities and the new-device alert commit together
+ * or not at all, so the alert is only written for a session that exists.
+ */
+async function openSession(
+  ctx: AppContext,
+  user: { id: string; email: string },
+  request: LoginRequest,
+  via: 'password' | 'second_factor',
+  inside?: (trx: Db) => Promise<'totp' | 'recovery_code'>,
+): Promise<LoginOutcome> {
+  const { ip, userAgent, knownDevice } = request;
   const knownHere = knownDevice?.userIds.includes(user.id) === true;
   const { token, accounts, alerted } = await inTransaction(ctx.db, async (trx) => {
+    const secondFactor = inside ? await inside(trx) : undefined;
     const opened = await createSession(trx, user.id, ip, userAgent);
     const owned = await listUserAccounts(trx, user.id);
     // A device that does not carry this person's known-device cookie gets an alert by mail, but
     // not the first sign-in of an account (right after sign-up there is no other device to warn).
-    const alert = !knownHere && (await hasSignedInBefore(trx, email));
+    const alert = !knownHere && (await hasSignedInBefore(trx, user.email));
     if (alert) await recordNotificationEvent(trx, { kind: 'new_device_sign_in', subjectId: user.id, detail: { ip, userAgent: userAgent ?? null } });
-    await trx.insertInto('loginAttempts').values({ email, ip, succeeded: true }).execute();
-    await recordAudit(trx, { actorUserId: user.id, action: 'auth.login', subjectType: 'user', subjectId: user.id, ip });
+    await trx.insertInto('loginAttempts').values({ email: user.email, ip, succeeded: true }).execute();
+    await recordAudit(trx, { actorUserId: user.id, action: 'auth.login', subjectType: 'user', subjectId: user.id, ip, ...(secondFactor ? { details: { via, secondFactor } } : {}) });
     await recordActivities(trx, owned.map((account) => ({ accountId: account._id, name: 'Login', comment: `Signed in from ${ip}` })));
     return { token: opened, accounts: owned, alerted: alert };
   });

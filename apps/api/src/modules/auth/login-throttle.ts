@@ -40,6 +40,19 @@ export const RESET_THROTTLE = {
   perIp: { free: 20, firstDelayMs: 1_000, maxDelayMs: 60_000, quietMinutes: 15 },
 } as const satisfies Record<string, ThrottlePolicy>;
 
+/**
+ * Second-factor throttles (README, Two-factor sign-in), on the same counters: every code
+ * checked (the login's second step, turning 2FA on or off) counts per person at this address
+ * and per person everywhere, before the check; a right code empties the first and gives its
+ * count back to the second. With ±1 step a guess hits one in about 333,000, so after the
+ * free tries the doubling delays keep a guesser far from that many. Each sign-in's second
+ * step also dies after LOGIN_CHALLENGE_MAX_FAILURES wrong codes (the password again).
+ */
+export const SECOND_FACTOR_THROTTLE = {
+  perUserAndIp: { free: 5, firstDelayMs: 1_000, maxDelayMs: 15 * 60_000, quietMinutes: 60 },
+  perUser: { free: 10, firstDelayMs: 1_000, maxDelayMs: 15 * 60_000, quietMinutes: 60 },
+} as const satisfies Record<string, ThrottlePolicy>;
+
 /** The wait before the next attempt once `failures` have been counted. */
 export function delayAfter(policy: ThrottlePolicy, failures: number): number {
   if (failures <= policy.free) return 0;

@@ -1,5 +1,5 @@
 import type * as Contracts from '@kestrel/shared';
-import type { ForgotPasswordBody, LoginBody, RegisterBody, ResetPasswordBody, SendVerificationBody, VerifyEmailBody } from '@kestrel/shared';
+import type { ForgotPasswordBody, LoginBody, LoginResult, LoginSecondStepBody, RegisterBody, ResetPasswordBody, SendVerificationBody, VerifyEmailBody } from '@kestrel/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { COOKIE_NAMES, readCookie } from '../../lib/cookies.ts';
@@ -27,6 +27,10 @@ export const userKeys = {
 
 export const sessionKeys = {
   all: ['sessions'] as const,
+};
+
+export const twoFactorKeys = {
+  all: ['two-factor'] as const,
 };
 
 // ---- Queries ----
@@ -58,19 +62,42 @@ async function fetchFirstAccount(accountId: string, token: string): Promise<Acti
   }
 }
 
+/** A session just made, with the first account for the account cookies. */
+export type SignedIn = LoginResult & { secondStep?: undefined; account: ActiveAccount | undefined };
+/** The password was right and two-factor sign-in is on: the second step's challenge. */
+export interface SecondStepNeeded {
+  secondStep: 'totp';
+  challengeToken: string;
+  expiresAt: string;
+}
+
+async function withFirstAccount(data: LoginResult): Promise<SignedIn> {
+  const firstAccountId = data.accounts[0];
+  const account = firstAccountId ? await fetchFirstAccount(firstAccountId, data.token) : undefined;
+  return { ...data, account };
+}
+
 /**
- * POST /v1/auth/login, then GET the first account for the account cookies. The caller
- * starts the session (`startSession`) in its onSuccess, together with the toast and the
- * redirect: starting it re-renders /login into a redirect, which would drop later callbacks.
+ * POST /v1/auth/login, then GET the first account for the account cookies; with two-factor
+ * sign-in on, the answer is the second step's challenge instead. The caller starts the
+ * session (`startSession`) in its onSuccess, together with the toast and the redirect:
+ * starting it re-renders /login into a redirect, which would drop later callbacks.
  */
 export function useLogin() {
   return useMutation({
-    mutationFn: async (body: LoginBody) => {
-      const { data } = await http.post('/v1/auth/login', body, (contracts) => contracts.loginResult, { auth: false });
-      const firstAccountId = data.accounts[0];
-      const account = firstAccountId ? await fetchFirstAccount(firstAccountId, data.token) : undefined;
-      return { ...data, account };
+    mutationFn: async (body: LoginBody): Promise<SignedIn | SecondStepNeeded> => {
+      const { data } = await http.post('/v1/auth/login', body, (contracts) => contracts.loginAnswer, { auth: false });
+      if ('secondStep' in data) return data;
+      return withFirstAccount(data);
     },
+  });
+}
+
+/** POST /v1/auth/login/second-step: the challenge and a code (the app's or a recovery code) make the session. */
+export function useLoginSecondStep() {
+  return useMutation({
+    mutationFn: async (body: LoginSecondStepBody): Promise<SignedIn> =>
+      withFirstAccount((await http.post('/v1/auth/login/second-step', body, (contracts) => contracts.loginResult, { auth: false })).data),
   });
 }
 
@@ -159,5 +186,40 @@ export function useSignOutOtherDevices() {
   return useMutation({
     mutationFn: async () => http.post('/v1/auth/sessions/sign-out-others', undefined, (contracts) => contracts.signedOutOthers),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
+  });
+}
+
+// ---- Two-factor sign-in (My Account → Security) ----
+
+/** GET /v1/auth/two-factor: on or off, and the recovery codes left. */
+export function useTwoFactorStatus() {
+  return useQuery({
+    queryKey: twoFactorKeys.all,
+    queryFn: async ({ signal }) => (await http.get('/v1/auth/two-factor', (contracts) => contracts.twoFactorStatus, { signal })).data,
+  });
+}
+
+/** POST /v1/auth/two-factor/setup: a new secret (base32 and otpauth URI), off until confirmed. */
+export function useStartTwoFactorSetup() {
+  return useMutation({
+    mutationFn: async () => (await http.post('/v1/auth/two-factor/setup', undefined, (contracts) => contracts.twoFactorSetup)).data,
+  });
+}
+
+/** POST /v1/auth/two-factor/enable: a code from the app turns it on; answers the recovery codes once. */
+export function useEnableTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (code: string) => http.post('/v1/auth/two-factor/enable', { code }, (contracts) => contracts.twoFactorEnabled),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.all }),
+  });
+}
+
+/** POST /v1/auth/two-factor/disable: a current code (the app's or a recovery code) turns it off. */
+export function useDisableTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (code: string) => http.post('/v1/auth/two-factor/disable', { code }, (contracts) => contracts.noData),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.all }),
   });
 }

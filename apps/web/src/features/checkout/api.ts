@@ -42,9 +42,14 @@ export function useCheckout(urlId: string) {
   return useQuery(checkoutQuery(urlId));
 }
 
-/** A wallet login for this checkout only: nothing is written to the portal's cookies. */
+/** A wallet login for this checkout only: nothing is written to the portal's cookies. With two-factor sign-in on, the second step's challenge. */
 export async function walletLogin(email: string, password: string) {
-  return (await http.post('/v1/auth/login', { email, password }, (contracts) => contracts.loginResult, { auth: false })).data;
+  return (await http.post('/v1/auth/login', { email, password }, (contracts) => contracts.loginAnswer, { auth: false })).data;
+}
+
+/** The wallet login's second step (two-factor sign-in on): the challenge and a code make this checkout's session. */
+export async function walletLoginSecondStep(challengeToken: string, code: string) {
+  return (await http.post('/v1/auth/login/second-step', { challengeToken, code }, (contracts) => contracts.loginResult, { auth: false })).data;
 }
 
 const walletFields = (contracts: typeof Contracts) =>

@@ -15,6 +15,7 @@ import { IdentityImageThumb } from '../components/IdentityImageThumb.tsx';
 import { SampleIdBack, SampleIdFront } from '../components/SampleIdCard.tsx';
 import { identityTypeLabels } from '../labels.ts';
 import { SignedInDevices } from '../../auth/components/SignedInDevices.tsx';
+import { TwoFactorSection } from '../../auth/components/TwoFactorSection.tsx';
 
 const t = uiText.myAccount;
 type TabKey = 'basic' | 'activities' | 'security';
@@ -220,7 +221,12 @@ export function MyAccountPage() {
       <Tabs label={t.title} tabs={tabs} selected={tab} onSelect={selectTab}>
         {tab === 'basic' && <BasicInfo account={account.data} />}
         {tab === 'activities' && <ActivitiesList accountId={account.data._id} />}
-        {tab === 'security' && <SignedInDevices />}
+        {tab === 'security' && (
+          <div className="flex flex-col gap-10">
+            <TwoFactorSection />
+            <SignedInDevices />
+          </div>
+        )}
       </Tabs>
     );
   } else if (account.isError) {

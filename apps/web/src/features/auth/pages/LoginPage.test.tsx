@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
+import { twoFactorMessages } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
-import { renderPage, stubApi, writes } from '../../../test/render.tsx';
+import { renderPage, stubApi, success, writes } from '../../../test/render.tsx';
 import { LoginPage } from './LoginPage.tsx';
 
 const fill = async (user: ReturnType<typeof renderPage>['user'], email: string, password: string) => {
@@ -69,5 +70,67 @@ describe('the login form', () => {
     await fill(user, 'ada@example.test', 'secret-pass');
     expect(await screen.findByText('Login successful')).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  describe('with two-factor sign-in on', () => {
+    const challenge = { secondStep: 'totp', challengeToken: 'c'.repeat(43), expiresAt: '2026-11-25T09:17:00.000Z' };
+    const refusal = (status: number, error: string, code: string) => ({ status, body: { status: 'error', error, code } });
+
+    it('asks for the 6-digit code after the password, checks it under the field, shows a wrong code under it, then signs in', async () => {
+      let tries = 0;
+      const calls = stubApi({
+        'POST /v1/auth/login': success(challenge),
+        'POST /v1/auth/login/second-step': () => {
+          tries += 1;
+          return tries === 1 ? refusal(401, twoFactorMessages.codeInvalid, 'second_factor_invalid') : success({ _id: 'u1', token: 'tok', accounts: [] });
+        },
+      });
+      const { user, router } = renderPage(<LoginPage />, { path: '/login', routes: { '/dashboard': <p>dashboard</p> } });
+      await fill(user, 'ada@example.test', 'secret-pass');
+      const code = await screen.findByLabelText('Authentication code');
+      expect(screen.getByRole('heading', { name: 'Two-factor authentication' })).toBeTruthy();
+      expect(document.activeElement).toBe(code);
+
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByText(twoFactorMessages.codeRequired)).toBeTruthy();
+      await user.type(code, '12345');
+      expect(await screen.findByText(twoFactorMessages.codeFormat)).toBeTruthy();
+      expect(writes(calls)).toHaveLength(1);
+
+      await user.type(code, '6');
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByText(twoFactorMessages.codeInvalid)).toBeTruthy();
+      expect(code.getAttribute('aria-invalid')).toBe('true');
+      expect(router.state.location.pathname).toBe('/login');
+
+      await user.clear(code);
+      await user.type(code, '654321{Enter}');
+      expect((await screen.findAllByText('Login successful')).length).toBeGreaterThan(0);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+      expect(writes(calls)).toEqual([
+        ['POST', '/v1/auth/login', { email: 'ada@example.test', password: 'secret-pass' }],
+        ['POST', '/v1/auth/login/second-step', { challengeToken: challenge.challengeToken, code: '123456' }],
+        ['POST', '/v1/auth/login/second-step', { challengeToken: challenge.challengeToken, code: '654321' }],
+      ]);
+    });
+
+    it('takes a recovery code instead, and goes back to the password when the sign-in has expired', async () => {
+      const calls = stubApi({
+        'POST /v1/auth/login': success(challenge),
+        'POST /v1/auth/login/second-step': refusal(401, twoFactorMessages.challengeInvalid, 'login_challenge_invalid'),
+      });
+      const { user } = renderPage(<LoginPage />, { path: '/login' });
+      await fill(user, 'ada@example.test', 'secret-pass');
+      await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+      const recovery = screen.getByLabelText('Recovery code');
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByText(twoFactorMessages.recoveryCodeRequired, { selector: 'p[id]' })).toBeTruthy();
+      await user.type(recovery, ' k7m2q-x4r9t ');
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByText(twoFactorMessages.challengeInvalid)).toBeTruthy();
+      expect(await screen.findByRole('button', { name: 'Login' })).toBeTruthy();
+      expect(screen.getByLabelText('Password')).toBeTruthy();
+      expect(writes(calls).at(-1)).toEqual(['POST', '/v1/auth/login/second-step', { challengeToken: challenge.challengeToken, code: 'k7m2q-x4r9t' }]);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { checkoutMessages, type CheckoutLoginFormValues, type Currency, type WalletPayFormValues } from '@kestrel/shared';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
@@ -9,6 +9,9 @@ import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { usePlainForm, type FormRules } from '../../../lib/plain-form.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useWallets, walletLogin, walletLogout, type Wallet } from '../api.ts';
+
+// Only a payer with two-factor sign-in on needs the code step: fetched then, outside the pay page's budget.
+const WalletSecondStep = lazy(() => import('./WalletSecondStep.tsx').then((module) => ({ default: module.WalletSecondStep })));
 
 export interface WalletAuth {
   userId: string;
@@ -35,7 +38,23 @@ const payRules: FormRules<WalletPayFormValues> = {
 
 function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void }) {
   const [error, setError] = useState<string>();
+  /** Two-factor sign-in on: the second step's challenge, once the password was right. */
+  const [challenge, setChallenge] = useState<string>();
   const { field, handleSubmit, isSubmitting } = usePlainForm<CheckoutLoginFormValues>({ email: '', password: '' }, loginRules);
+  if (challenge) {
+    return (
+      <Suspense fallback={<Spinner className="mx-auto size-6" label="Loading" />}>
+        <WalletSecondStep
+          challenge={challenge}
+          onSignedIn={onSignedIn}
+          onExpired={(message) => {
+            setChallenge(undefined);
+            setError(message);
+          }}
+        />
+      </Suspense>
+    );
+  }
   return (
     <form
       noValidate
@@ -44,7 +63,8 @@ function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void })
         setError(undefined);
         try {
           const result = await walletLogin(values.email.trim(), values.password);
-          onSignedIn({ userId: result._id, token: result.token });
+          if ('secondStep' in result) setChallenge(result.challengeToken);
+          else onSignedIn({ userId: result._id, token: result.token });
         } catch (cause) {
           setError(cause instanceof ApiError && cause.status === 401 && cause.fromServer ? cause.message : checkoutMessages.loginError);
         }

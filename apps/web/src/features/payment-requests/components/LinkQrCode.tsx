@@ -1,13 +1,6 @@
-import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { buttonClasses } from '../../../components/Button.tsx';
-
-/** The SVG of a QR code for `text`, as a data: address (the CSP allows data: images). */
-async function qrSvgAddress(text: string): Promise<string> {
-  // Level M survives a smudged print and keeps the code small enough to scan from a phone screen.
-  const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#0f172a', light: '#ffffff' } });
-  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
-}
+import { qrSvgAddress } from '../../../lib/qr-code.ts';
 
 /**
  * A QR code of a payment link, drawn by the qrcode library as SVG, with a 'Download QR' link

@@ -1,0 +1,209 @@
+import { messages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { AppError, badRequest, conflict, tooManyRequests } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import { noticeMail } from '../mail/templates.ts';
+import { findUserById } from '../users/users.service.ts';
+import type { Caller } from './devices.service.ts';
+import { admitLoginAttempt, afterSuccessfulLogin, SECOND_FACTOR_THROTTLE, type ThrottleKey } from './login-throttle.ts';
+import { looksLikeTotpCode, newRecoveryCodes, newTotpSecret, openTotpSecret, recoveryCodeHash, sealTotpSecret, totpStepOf } from './two-factor-secrets.ts';
+
+/*
+ * Two-factor sign-in with an authenticator app (issue 25; README, Two-factor sign-in):
+ * My Account → Security starts it (a sealed secret, off), a code from the app turns it on
+ * (and makes ten recovery codes, shown once), a current code (app or recovery) turns it off.
+ * The login's second step (auth.service.ts) checks its code with `spendSecondFactor` too.
+ */
+
+const m = twoFactorMessages;
+
+/** Why a code was refused; the caller decides the status (401 at sign-in, 400 when signed in). */
+export type CodeRefusal = 'wrong' | 'reused' | 'recovery_wrong';
+
+export class SecondFactorRefused extends Error {
+  constructor(readonly reason: CodeRefusal) {
+    super(`second factor refused: ${reason}`);
+  }
+}
+
+export const refusalMessage: Record<CodeRefusal, string> = { wrong: m.codeInvalid, reused: m.codeReused, recovery_wrong: m.recoveryCodeInvalid };
+export const refusalCode: Record<CodeRefusal, string> = { wrong: 'second_factor_invalid', reused: 'second_factor_reused', recovery_wrong: 'recovery_code_invalid' };
+
+/** Whether this person has two-factor sign-in on (a confirmed app). */
+export async function twoFactorEnabledFor(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('userTotp').select('userId').where('userId', '=', userId).where('enabledAt', 'is not', null).executeTakeFirst();
+  return row !== undefined;
+}
+
+function throttleKeys(userId: string, ip: string): { owner: ThrottleKey[]; shared: ThrottleKey[] } {
+  return {
+    owner: [{ key: `second-factor:user+ip:${userId}|${ip}`, policy: SECOND_FACTOR_THROTTLE.perUserAndIp }],
+    shared: [{ key: `second-factor:user:${userId}`, policy: SECOND_FACTOR_THROTTLE.perUser }],
+  };
+}
+
+/** Counts a code check before it is made (429 when the person must wait); `accepted` gives it back. */
+export async function admitCodeCheck(ctx: AppContext, userId: string, ip: string): Promise<{ accepted: () => Promise<void> }> {
+  const keys = throttleKeys(userId, ip);
+  const admitted = await admitLoginAttempt(ctx.db, [...keys.owner, ...keys.shared]);
+  if (!admitted.admitted) {
+    const error = tooManyRequests(m.rateLimited, 'second_factor_rate_limited');
+    error.retryAfterSeconds = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
+    throw error;
+  }
+  return { accepted: () => afterSuccessfulLogin(ctx.db, keys.owner.map((entry) => entry.key), keys.shared) };
+}
+
+/**
+ * Inside the caller's transaction: takes a code of a person with 2FA on, and spends it — an
+ * app code's step becomes the last used one (a code for that step or an earlier one is
+ * refused from then on: no replay within its window), a recovery code is marked used. Throws
+ * SecondFactorRefused; the caller rolls back and counts the failure.
+ */
+export async function spendSecondFactor(trx: Db, secretKey: string, userId: string, code: string, allowRecovery = true): Promise<'totp' | 'recovery_code'> {
+  if (looksLikeTotpCode(code)) {
+    const row = await trx.selectFrom('userTotp').select('secretSealed').where('userId', '=', userId).forUpdate().executeTakeFirst();
+    const step = row ? totpStepOf(openTotpSecret(secretKey, row.secretSealed), code) : null;
+    if (step === null) throw new SecondFactorRefused('wrong');
+    const spent = await trx
+      .updateTable('userTotp')
+      .set({ lastUsedStep: step })
+      .where('userId', '=', userId)
+      .where((eb) => eb.or([eb('lastUsedStep', 'is', null), eb('lastUsedStep', '<', step)]))
+      .returning('userId')
+      .executeTakeFirst();
+    if (!spent) throw new SecondFactorRefused('reused');
+    return 'totp';
+  }
+  if (!allowRecovery) throw new SecondFactorRefused('wrong');
+  const used = await trx
+    .updateTable('recoveryCodes')
+    .set({ usedAt: new Date() })
+    .where('userId', '=', userId)
+    .where('codeHash', '=', recoveryCodeHash(secretKey, code))
+    .where('usedAt', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (!used) throw new SecondFactorRefused('recovery_wrong');
+  return 'recovery_code';
+}
+
+export async function recoveryCodesLeft(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('recoveryCodes')
+    .select((eb) => eb.fn.countAll<string>().as('left'))
+    .where('userId', '=', userId)
+    .where('usedAt', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.left);
+}
+
+/** Sends a staged mail after commit without making the answer wait for it. */
+function deliverLater(ctx: AppContext, deliver: () => Promise<void>): void {
+  deliver().catch((error: unknown) => ctx.log.error({ err: error }, 'two-factor mail was not sent'));
+}
+
+function changedMail(email: string, firstName: string, on: boolean, securityUrl: string): MailMessage {
+  return noticeMail(
+    email,
+    {
+      subject: on ? 'Two-factor sign-in is on for your Kestrel account' : 'Two-factor sign-in was turned off for your Kestrel account',
+      headline: on ? 'Two-factor sign-in is on' : 'Two-factor sign-in is off',
+      name: firstName,
+      intro: on
+        ? ['From now on, logging in to Kestrel asks for a code from your authenticator app after your password. Keep your recovery codes somewhere safe.']
+        : ['Logging in to Kestrel no longer asks for a code from your authenticator app: your password alone signs you in.'],
+      action: { label: 'Open My Account → Security', url: securityUrl },
+      outro: ['If this was you, there is nothing else to do.', 'If it was not, reset your password at once and contact support.'],
+      footer: `You get this security notice at the address you sign in with, ${email}. It cannot be switched off.`,
+    },
+    { template: on ? 'two_factor_enabled' : 'two_factor_disabled' },
+  );
+}
+
+export async function twoFactorStatus(ctx: AppContext, caller: Caller): Promise<TwoFactorStatus> {
+  const enabled = await twoFactorEnabledFor(ctx.db, caller.userId);
+  return { enabled, recoveryCodesLeft: enabled ? await recoveryCodesLeft(ctx.db, caller.userId) : 0 };
+}
+
+/** Starts (or starts again) setting up an app: a new sealed secret, off until a code confirms it. 409 when already on. */
+export async function startTwoFactorSetup(ctx: AppContext, caller: Caller): Promise<TwoFactorSetup> {
+  const user = await findUserById(ctx.db, caller.userId);
+  if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+  const setup = newTotpSecret(user.email);
+  const secretSealed = sealTotpSecret(ctx.config.secretKey, setup.secret);
+  const stored = await ctx.db
+    .insertInto('userTotp')
+    .values({ userId: caller.userId, secretSealed })
+    .onConflict((oc) => oc.column('userId').doUpdateSet({ secretSealed, createdAt: new Date(), lastUsedStep: null }).where('userTotp.enabledAt', 'is', null))
+    .returning('userId')
+    .executeTakeFirst();
+  if (!stored) throw conflict(m.alreadyOn, 'two_factor_already_on');
+  return setup;
+}
+
+/**
+ * Turns the app on with a code from it (the step is spent, so that code cannot sign in), and
+ * makes ten new recovery codes, answered this once; audited and mailed.
+ */
+export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<TwoFactorEnabled> {
+  const row = await ctx.db.selectFrom('userTotp').select(['enabledAt']).where('userId', '=', caller.userId).executeTakeFirst();
+  if (!row) throw conflict(m.notStarted, 'two_factor_not_started');
+  if (row.enabledAt) throw conflict(m.alreadyOn, 'two_factor_already_on');
+  const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
+  const recoveryCodes = newRecoveryCodes();
+  let deliver: () => Promise<void>;
+  try {
+    deliver = await inTransaction(ctx.db, async (trx) => {
+      // Only an app code turns it on (a recovery code of an earlier set must not).
+      await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code, false);
+      const turnedOn = await trx.updateTable('userTotp').set({ enabledAt: new Date() }).where('userId', '=', caller.userId).where('enabledAt', 'is', null).returning('userId').executeTakeFirst();
+      if (!turnedOn) throw conflict(m.alreadyOn, 'two_factor_already_on');
+      await trx.deleteFrom('recoveryCodes').where('userId', '=', caller.userId).execute();
+      await trx
+        .insertInto('recoveryCodes')
+        .values(recoveryCodes.map((code) => ({ userId: caller.userId, codeHash: recoveryCodeHash(ctx.config.secretKey, code) })))
+        .execute();
+      await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.two_factor_enabled', subjectType: 'user', subjectId: caller.userId, ip: caller.ip });
+      const user = await findUserById(trx, caller.userId);
+      if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+      return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, true, `${ctx.config.publicUrl}/my-account`));
+    });
+  } catch (error) {
+    if (error instanceof SecondFactorRefused) throw badRequest(refusalMessage[error.reason], { code: refusalMessage[error.reason] }, refusalCode[error.reason]);
+    throw error;
+  }
+  await check.accepted();
+  deliverLater(ctx, deliver);
+  return { recoveryCodes };
+}
+
+/** Turns 2FA off with a current code (the app's or a recovery code); the secret and the codes are deleted; audited and mailed. */
+export async function disableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<void> {
+  if (!(await twoFactorEnabledFor(ctx.db, caller.userId))) throw conflict(m.notOn, 'two_factor_not_on');
+  const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
+  let deliver: () => Promise<void>;
+  try {
+    deliver = await inTransaction(ctx.db, async (trx) => {
+      const used = await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code);
+      if (used === 'recovery_code') {
+        await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.recovery_code_used', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { for: 'two_factor_disable' } });
+      }
+      await trx.deleteFrom('recoveryCodes').where('userId', '=', caller.userId).execute();
+      await trx.deleteFrom('userTotp').where('userId', '=', caller.userId).execute();
+      await trx.deleteFrom('loginChallenges').where('userId', '=', caller.userId).execute();
+      await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.two_factor_disabled', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { with: used } });
+      const user = await findUserById(trx, caller.userId);
+      if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+      return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, false, `${ctx.config.publicUrl}/my-account`));
+    });
+  } catch (error) {
+    if (error instanceof SecondFactorRefused) throw badRequest(refusalMessage[error.reason], { code: refusalMessage[error.reason] }, refusalCode[error.reason]);
+    throw error;
+  }
+  await check.accepted();
+  deliverLater(ctx, deliver);
+}

@@ -1,0 +1,103 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { twoFactorMessages } from '@kestrel/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderPage, signIn, stubApi, success, writes } from '../../../test/render.tsx';
+import { TwoFactorSection } from './TwoFactorSection.tsx';
+
+const setup = {
+  secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  otpauthUri: 'otpauth://totp/Kestrel:ada%40example.test?issuer=Kestrel&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30',
+};
+const recoveryCodes = ['aaaaa-bbbbb', 'ccccc-ddddd', 'eeeee-fffff', 'ggggg-hhhhh', 'jjjjj-kkkkk', 'mmmmm-nnnnn', 'ppppp-qqqqq', 'rrrrr-sssss', 'ttttt-uuuuu', 'vvvvv-wwwww'];
+const refusal = (error: string, code: string) => ({ status: 400, body: { status: 'error', error, code } });
+
+describe('My Account → Security: two-factor authentication', () => {
+  beforeEach(signIn);
+
+  it('turns on: QR code and the key as text, the code checked under its field, a wrong code under it, then the ten recovery codes once', async () => {
+    let enabled = false;
+    let tries = 0;
+    const calls = stubApi({
+      'GET /v1/auth/two-factor': () => success({ enabled, recoveryCodesLeft: enabled ? 10 : 0 }),
+      'POST /v1/auth/two-factor/setup': success(setup),
+      'POST /v1/auth/two-factor/enable': () => {
+        tries += 1;
+        if (tries === 1) return refusal(twoFactorMessages.codeInvalid, 'second_factor_invalid');
+        enabled = true;
+        return success({ recoveryCodes }, twoFactorMessages.enabled);
+      },
+    });
+    const { user } = renderPage(<TwoFactorSection />);
+    expect(await screen.findByText('Off')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Turn on' }));
+
+    expect(await screen.findByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeTruthy();
+    expect(screen.getByTestId('two-factor-secret').textContent).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
+
+    const code = screen.getByLabelText('6-digit code');
+    await user.click(screen.getByRole('button', { name: 'Confirm and turn on' }));
+    expect(await screen.findByText(twoFactorMessages.codeRequired)).toBeTruthy();
+    await user.type(code, '12a');
+    await user.click(screen.getByRole('button', { name: 'Confirm and turn on' }));
+    expect(await screen.findByText(twoFactorMessages.codeFormat)).toBeTruthy();
+    expect(writes(calls)).toEqual([['POST', '/v1/auth/two-factor/setup', undefined]]);
+
+    await user.clear(code);
+    await user.type(code, '123 456');
+    await user.click(screen.getByRole('button', { name: 'Confirm and turn on' }));
+    expect(await screen.findByText(twoFactorMessages.codeInvalid)).toBeTruthy();
+
+    await user.clear(code);
+    await user.type(code, '654321');
+    await user.click(screen.getByRole('button', { name: 'Confirm and turn on' }));
+    const list = await screen.findByRole('list', { name: 'Your recovery codes' });
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(recoveryCodes);
+    const download = screen.getByRole('link', { name: 'Download codes' });
+    expect(download.getAttribute('download')).toBe('kestrel-recovery-codes.txt');
+    expect(decodeURIComponent(download.getAttribute('href') ?? '')).toContain(recoveryCodes.join('\n'));
+    expect(writes(calls).slice(1)).toEqual([
+      ['POST', '/v1/auth/two-factor/enable', { code: '123456' }],
+      ['POST', '/v1/auth/two-factor/enable', { code: '654321' }],
+    ]);
+
+    // Shown once: after "saved", the section shows it on and the count, never the codes again.
+    await user.click(screen.getByRole('button', { name: 'I have saved my codes' }));
+    expect(await screen.findByText('On')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Your recovery codes' })).toBeNull();
+    expect(screen.getByText(/Recovery codes left/).textContent).toBe('Recovery codes left: 10');
+  });
+
+  it('turns off only with a code: required under the field, the refusal under it, then off', async () => {
+    let enabled = true;
+    let tries = 0;
+    const calls = stubApi({
+      'GET /v1/auth/two-factor': () => success({ enabled, recoveryCodesLeft: enabled ? 7 : 0 }),
+      'POST /v1/auth/two-factor/disable': () => {
+        tries += 1;
+        if (tries === 1) return refusal(twoFactorMessages.recoveryCodeInvalid, 'recovery_code_invalid');
+        enabled = false;
+        return success(null, twoFactorMessages.disabled);
+      },
+    });
+    const { user } = renderPage(<TwoFactorSection />);
+    expect((await screen.findByText(/Recovery codes left/)).textContent).toBe('Recovery codes left: 7');
+    await user.click(screen.getByRole('button', { name: 'Turn off' }));
+    await user.click(screen.getByRole('button', { name: 'Turn off two-factor' }));
+    expect(await screen.findByText(twoFactorMessages.codeRequired)).toBeTruthy();
+    expect(writes(calls)).toEqual([]);
+
+    const field = screen.getByLabelText('Code from your app or a recovery code');
+    await user.type(field, 'zzzzz-zzzzz');
+    await user.click(screen.getByRole('button', { name: 'Turn off two-factor' }));
+    expect(await screen.findByText(twoFactorMessages.recoveryCodeInvalid)).toBeTruthy();
+    await user.clear(field);
+    await user.type(field, '246810');
+    await user.click(screen.getByRole('button', { name: 'Turn off two-factor' }));
+    expect(await screen.findByText(twoFactorMessages.disabled)).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Turn on' })).toBeTruthy());
+    expect(writes(calls)).toEqual([
+      ['POST', '/v1/auth/two-factor/disable', { code: 'zzzzz-zzzzz' }],
+      ['POST', '/v1/auth/two-factor/disable', { code: '246810' }],
+    ]);
+  });
+});

@@ -1,0 +1,233 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { twoFactorDisableForm, twoFactorEnableForm, twoFactorMessages, twoFactorSectionText as t, type TwoFactorDisableForm, type TwoFactorEnableForm, type TwoFactorSetup } from '@kestrel/shared';
+import { useEffect, useState } from 'react';
+import { useForm, type UseFormSetError } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { Button, buttonClasses } from '../../../components/Button.tsx';
+import { FloatingField } from '../../../components/FloatingField.tsx';
+import { Spinner } from '../../../components/Spinner.tsx';
+import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { qrSvgAddress } from '../../../lib/qr-code.ts';
+import { useDisableTwoFactor, useEnableTwoFactor, useStartTwoFactorSetup, useTwoFactorStatus } from '../api.ts';
+
+/** A refusal the server explained (wrong or reused code, too many tries) goes under the field; anything else is a toast. */
+function showRefusal(error: unknown, setError: UseFormSetError<{ code: string }>) {
+  if (error instanceof ApiError && error.fromServer && error.status >= 400 && error.status < 500) setError('code', { message: error.message }, { shouldFocus: true });
+  else toast.error(errorMessage(error, t.failed));
+}
+
+/** The base32 key in groups of four, easier to type into an app by hand. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+function QrImage({ uri }: { uri: string }) {
+  const [address, setAddress] = useState<string>();
+  useEffect(() => {
+    let current = true;
+    void qrSvgAddress(uri).then((made) => {
+      if (current) setAddress(made);
+    });
+    return () => {
+      current = false;
+    };
+  }, [uri]);
+  return address ? (
+    <img src={address} alt="QR code to scan with your authenticator app" width={176} height={176} className="size-44 shrink-0 rounded-lg border border-slate-200 bg-white" />
+  ) : (
+    <div role="status" aria-label="Drawing the QR code" className="size-44 shrink-0 animate-pulse rounded-lg bg-slate-200/70" />
+  );
+}
+
+/** Scan (or type) the secret, then confirm with a code from the app. */
+function EnrolForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCancel: () => void; onEnabled: (codes: string[]) => void }) {
+  const enable = useEnableTwoFactor();
+  const { register, handleSubmit, setError, formState } = useForm<TwoFactorEnableForm>({ resolver: zodResolver(twoFactorEnableForm), defaultValues: { code: '' } });
+  return (
+    <div className="flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs">
+      <p className="text-sm text-slate-700">{t.scan}</p>
+      <div className="flex flex-col gap-5 sm:flex-row sm:items-start">
+        <QrImage uri={setup.otpauthUri} />
+        <div className="min-w-0 flex-1">
+          <p className="text-sm font-medium text-slate-600">{t.key}</p>
+          <p data-testid="two-factor-secret" className="mt-1 font-mono text-base break-words text-slate-900 select-all">
+            {grouped(setup.secret)}
+          </p>
+          <form
+            noValidate
+            className="mt-5 flex flex-col gap-4"
+            onSubmit={handleSubmit(({ code }) =>
+              enable.mutate(code.replace(/\s/g, ''), {
+                onSuccess: (answer) => {
+                  toast.success(answer.message ?? twoFactorMessages.enabled);
+                  onEnabled(answer.data.recoveryCodes);
+                },
+                onError: (error) => showRefusal(error, setError),
+              }),
+            )}
+          >
+            <FloatingField label={t.code} autoComplete="one-time-code" inputMode="numeric" maxLength={7} {...register('code')} error={formState.errors.code?.message} />
+            <div className="flex flex-wrap gap-3">
+              <Button type="submit" loading={enable.isPending}>
+                {t.confirm}
+              </Button>
+              <Button variant="secondary" onClick={onCancel}>
+                {t.cancel}
+              </Button>
+            </div>
+          </form>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The ten recovery codes, shown this once, with copy and download. */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const text = `Kestrel recovery codes (each works once)\n\n${codes.join('\n')}\n`;
+  return (
+    <div className="flex flex-col gap-4 rounded-2xl border border-warning-700/30 bg-warning-50 p-5">
+      <div>
+        <h3 className="text-base font-semibold text-slate-900">{t.recoveryTitle}</h3>
+        <p className="mt-1 text-sm text-slate-700">{t.recoveryHint}</p>
+      </div>
+      <ul aria-label={t.recoveryTitle} className="grid max-w-lg grid-cols-1 gap-2 font-mono text-base text-slate-900 min-[360px]:grid-cols-2">
+        {codes.map((code) => (
+          <li key={code} className="rounded-md bg-white px-3 py-1.5 text-center">
+            {code}
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-wrap gap-3">
+        <Button
+          variant="secondary"
+          onClick={() =>
+            void navigator.clipboard.writeText(text).then(
+              () => toast.success(t.copied),
+              () => toast.error(t.failed),
+            )
+          }
+        >
+          {t.copy}
+        </Button>
+        <a href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="kestrel-recovery-codes.txt" className={buttonClasses('secondary')}>
+          {t.download}
+        </a>
+        <Button onClick={onDone}>{t.done}</Button>
+      </div>
+    </div>
+  );
+}
+
+/** Turning off asks for a current code (the app's or a recovery code). */
+function DisableForm({ onCancel }: { onCancel: () => void }) {
+  const disable = useDisableTwoFactor();
+  const { register, handleSubmit, setError, formState } = useForm<TwoFactorDisableForm>({ resolver: zodResolver(twoFactorDisableForm), defaultValues: { code: '' } });
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs"
+      onSubmit={handleSubmit(({ code }) =>
+        disable.mutate(code.trim(), {
+          onSuccess: (answer) => {
+            toast.success(answer.message ?? twoFactorMessages.disabled);
+            onCancel();
+          },
+          onError: (error) => showRefusal(error, setError),
+        }),
+      )}
+    >
+      <FloatingField label={t.offCode} autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} {...register('code')} error={formState.errors.code?.message} />
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" variant="danger" loading={disable.isPending}>
+          {t.offConfirm}
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
+          {t.cancel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * My Account → Security: two-factor sign-in with an authenticator app (issue 25). Off: "Turn
+ * on" starts a setup (QR code and the key as text), a code confirms it, and the ten recovery
+ * codes are shown once. On: the recovery codes left, and "Turn off", which asks for a code.
+ */
+export function TwoFactorSection() {
+  const status = useTwoFactorStatus();
+  const start = useStartTwoFactorSetup();
+  const [setup, setSetup] = useState<TwoFactorSetup>();
+  const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
+  const [turningOff, setTurningOff] = useState(false);
+
+  let body;
+  if (recoveryCodes) {
+    body = <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(undefined)} />;
+  } else if (status.isPending) {
+    body = (
+      <div className="flex justify-center py-6 text-brand-700">
+        <Spinner className="size-8" label={t.title} />
+      </div>
+    );
+  } else if (status.isError) {
+    body = (
+      <p role="alert" className="rounded-lg bg-danger-50 p-4 text-danger-700">
+        {errorMessage(status.error, t.failed)}
+      </p>
+    );
+  } else if (status.data.enabled) {
+    body = (
+      <>
+        <p className="text-sm text-slate-700">
+          {t.recoveryLeft}: <strong>{status.data.recoveryCodesLeft}</strong>
+        </p>
+        {turningOff ? (
+          <DisableForm onCancel={() => setTurningOff(false)} />
+        ) : (
+          <Button variant="secondary" className="self-start" onClick={() => setTurningOff(true)}>
+            {t.turnOff}
+          </Button>
+        )}
+      </>
+    );
+  } else if (setup) {
+    body = (
+      <EnrolForm
+        setup={setup}
+        onCancel={() => setSetup(undefined)}
+        onEnabled={(codes) => {
+          setSetup(undefined);
+          setRecoveryCodes(codes);
+        }}
+      />
+    );
+  } else {
+    body = (
+      <Button
+        className="self-start"
+        loading={start.isPending}
+        onClick={() => start.mutate(undefined, { onSuccess: setSetup, onError: (error) => toast.error(errorMessage(error, t.failed)) })}
+      >
+        {t.turnOn}
+      </Button>
+    );
+  }
+
+  const on = status.data?.enabled === true;
+  return (
+    <section aria-labelledby="two-factor-title" className="flex flex-col gap-4">
+      <div>
+        <h2 id="two-factor-title" className="flex items-center gap-2 text-base font-semibold text-slate-900">
+          {t.title}
+          {status.data && (
+            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${on ? 'bg-success-50 text-success-700' : 'bg-slate-100 text-slate-700'}`}>
+              {on ? t.on : t.off}
+            </span>
+          )}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">{on ? t.onHint : t.offHint}</p>
+      </div>
+      {body}
+    </section>
+  );
+}

@@ -1,4 +1,4 @@
-import { asCents, asCurrency, formatMoney, PRODUCT_NAME, type AccountStatement } from '@kestrel/shared';
+import { asCents, asCurrency, formatMoney, formatMonth, PRODUCT_NAME, type AccountStatement } from '@kestrel/shared';
 import PDFDocument from 'pdfkit';
 import { fontFaces, fontRuns, type FontWeight } from './statement-fonts.ts';
 
@@ -8,14 +8,6 @@ import { fontFaces, fontRuns, type FontWeight } from './statement-fonts.ts';
  * did to the account and the running balance. Text is drawn in Noto (statement-fonts.ts), so
  * names in Bengali, Cyrillic or Greek print as written.
  */
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** 'October 2026' of '2026-10'. */
-export function monthName(month: string): string {
-  const [year, number] = month.split('-');
-  return `${MONTHS[Number(number) - 1]} ${year}`;
-}
 
 /** '2026-10-05 09:30' of a sealed record's UTC time. */
 const utcMinute = (createdAt: string) => `${createdAt.slice(0, 10)} ${createdAt.slice(11, 16)}`;
@@ -64,7 +56,7 @@ export function renderStatementPdf(statement: AccountStatement): Promise<Buffer>
   };
 
   write(`${PRODUCT_NAME} — Account statement`, left, 40, { width, weight: 700, size: 18, color: '#0f172a' });
-  write(`${monthName(statement.month)} (UTC)${statement.complete ? '' : ' — so far'}`, left, 66, { width, weight: 700, size: 12, color: '#0f172a' });
+  write(`${formatMonth(statement.month)} (UTC)${statement.complete ? '' : ' — so far'}`, left, 66, { width, weight: 700, size: 12, color: '#0f172a' });
   write(statement.accountHolderName, left, 92, { width: width / 2, weight: 700, size: 10, color: '#0f172a' });
   write(`Account ${statement.accountNumber} · ${statement.currency}`, left, 108, { width: width / 2 });
   const period = statement.complete

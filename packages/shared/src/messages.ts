@@ -220,7 +220,8 @@ export const uiText = {
     security: 'Security',
     /** The fourth tab (issue 26): monthly statements. */
     statements: 'Statements',
-    statementsHint: 'One statement a UTC month, from the month this account was opened. The JSON is signed and carries each transaction\'s ledger proof: check it with npm run ledger:prove -- --statement.',
+    statementsHint: "One statement a UTC month, from the month this account was opened. The JSON is signed and carries each transaction's ledger proof; check it with",
+    statementsCheck: 'npm run ledger:prove -- --statement',
     statementSoFar: 'so far',
     noStatements: 'No statements yet.',
     downloadPdf: 'Download PDF',

@@ -49,8 +49,10 @@ export function Statements({ accountNumber }: { accountNumber: string }) {
         <h2 id="statements-title" className="text-base font-semibold text-slate-900">
           {t.statements}
         </h2>
-        <p className="mt-1 text-sm text-slate-600">{t.statementsHint}</p>
-        <p role="status" className={`mt-2 min-h-5 text-sm ${result?.ok === false ? 'text-danger-700' : 'text-success-700'}`}>
+        <p className="mt-1 text-sm text-slate-600">
+          {t.statementsHint} <code className="rounded bg-slate-100 px-1 whitespace-nowrap text-slate-800">{t.statementsCheck}</code>.
+        </p>
+        <p role="status" className={`mt-2 text-sm ${result?.ok === false ? 'text-danger-700' : 'text-success-700'}`}>
           {result?.text}
         </p>
       </div>

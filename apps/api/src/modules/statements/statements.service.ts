@@ -12,6 +12,7 @@ import {
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
+import type { Trx } from '../../db/transaction.ts';
 import { notFound } from '../../http/errors.ts';
 import { findOwnedAccount, type OwnedAccount } from '../../http/ownership.ts';
 import { proofsOf, sealKey, utcMicros } from '../ledger/seals.ts';
@@ -68,7 +69,7 @@ interface MovementRow {
 }
 
 /** The balance of the account's wallet in `currency` from the postings of transactions made before `before`. */
-async function balanceBefore(db: Db, accountId: string, currency: string, before: Date): Promise<bigint> {
+export async function balanceBefore(db: Db | Trx, accountId: string, currency: string, before: Date): Promise<bigint> {
   const result = await sql<{ cents: string }>`
     SELECT COALESCE(SUM(p.amount_cents), 0)::text AS cents
     FROM ledger_accounts la

@@ -31,6 +31,7 @@ export const API_MODULE_ORDER = [
   'refunds',
   'notifications',
   'reconciliation',
+  'statements',
   'operator',
   'dashboard',
   'demo',

@@ -37,6 +37,7 @@ import { createNotificationBell } from './modules/mail/notification-events.ts';
 import { createOutboxSmsSender, type SmsSender } from './modules/mail/sms.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { reconciliationRoutes } from './modules/reconciliation/reconciliation.routes.ts';
+import { statementsRoutes } from './modules/statements/statements.routes.ts';
 import { cachedSessionLookup } from './modules/sessions/sessions.repository.ts';
 import { storesRoutes } from './modules/stores/stores.routes.ts';
 import { paymentsExportRoutes } from './modules/payments/payments.export.ts';
@@ -196,6 +197,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v1.register(transactionsExportRoutes);
       await v1.register(operatorRoutes);
       await v1.register(reconciliationRoutes);
+      await v1.register(statementsRoutes);
       await v1.register(withdrawalsRoutes);
       await v1.register(withdrawalsExportRoutes);
       await v1.register(storesRoutes);

@@ -13,6 +13,7 @@ import { startRefundRecovery } from './modules/payments/collect/refund.ts';
 import { startLedgerSealer } from './modules/ledger/seals.ts';
 import { startNotificationDispatcher } from './modules/notifications/dispatcher.ts';
 import { startReconciliationJob } from './modules/reconciliation/reconciliation-job.ts';
+import { startStatementMailJob } from './modules/statements/statement-mail-job.ts';
 import { seedDemo, withCurrentBalances, type DemoLogin } from './modules/demo/seed-demo.ts';
 import { findDemoStore, seedDemoStore, type DemoStore } from './modules/demo/demo-store.ts';
 
@@ -114,6 +115,9 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     // Each ended UTC day's card processor records are reconciled with the ledger (modules/reconciliation).
     const reconciliation = startReconciliationJob({ db: database.db, processor: app.ctx.cardProcessor, log: app.log });
     app.addHook('onClose', async () => reconciliation.stop());
+    // On the 1st (UTC), "your statement is ready" to each e-mail account, once per account and month (modules/statements).
+    const statementMails = startStatementMailJob(app.ctx, app.log);
+    app.addHook('onClose', async () => statementMails.stop());
     // Ledger seals are made after commit, off the money path (see modules/ledger/seals.ts).
     const sealer = startLedgerSealer(database.db, config.secretKey, app.log);
     app.addHook('onClose', async () => sealer.stop());

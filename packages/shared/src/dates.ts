@@ -20,3 +20,11 @@ export function ageInYears(dateOfBirth: string, now: Date = new Date()): number 
   if (beforeBirthday) age -= 1;
   return age;
 }
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A UTC month 'YYYY-MM' as words ("October 2026"), the same in every time zone. */
+export function formatMonth(month: string): string {
+  const [year, number] = month.split('-');
+  return `${MONTH_NAMES[Number(number) - 1] ?? '?'} ${year}`;
+}

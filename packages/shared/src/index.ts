@@ -32,6 +32,8 @@ export * from './contracts/payment-request-payments.ts';
 export * from './contracts/payment-request-form.ts';
 export * from './contracts/ledger.ts';
 export * from './ledger-proof.ts';
+export * from './statement-proof.ts';
+export * from './contracts/statements.ts';
 export * from './contracts/exports.ts';
 export * from './contracts/charts.ts';
 export * from './contracts/store-callback.ts';

@@ -97,7 +97,8 @@ export function sealMessage(seal: Omit<LedgerSeal, 'sealHash' | 'signature'>): s
 
 const encoder = new TextEncoder();
 
-function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
+/** Lower-case hex to bytes; throws on anything else. */
+export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   if (!/^(?:[0-9a-f]{2})*$/.test(hex)) throw new Error('not lower-case hex');
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i += 1) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);

@@ -218,6 +218,15 @@ export const uiText = {
     noComment: 'No comment',
     /** The third tab, beside the spec's two (issue 25): signed-in devices. */
     security: 'Security',
+    /** The fourth tab (issue 26): monthly statements. */
+    statements: 'Statements',
+    statementsHint: "One statement a UTC month, from the month this account was opened. The JSON is signed and carries each transaction's ledger proof; check it with",
+    statementsCheck: 'npm run ledger:prove -- --statement',
+    statementSoFar: 'so far',
+    noStatements: 'No statements yet.',
+    downloadPdf: 'Download PDF',
+    downloadJson: 'Download JSON',
+    statementFailed: 'The statement could not be downloaded.',
     devicesTitle: 'Signed-in devices',
     devicesHint: 'Where your Kestrel login is in use now. Sign out a device you do not recognise, then change your password.',
     thisDevice: 'This device',

@@ -4,13 +4,14 @@ import type { IdentityTables } from './schema/identity.ts';
 import type { NotificationTables } from './schema/notifications.ts';
 import type { PaymentRequestTables } from './schema/payment-requests.ts';
 import type { ReconciliationTables } from './schema/reconciliation.ts';
+import type { StatementTables } from './schema/statements.ts';
 import type { RefundTables } from './schema/refunds.ts';
 import type { WithdrawalInvoiceTables } from './schema/withdrawals-invoices.ts';
 
 /**
  * Kysely's view of the tables (camelCase; the CamelCasePlugin maps to snake_case columns):
  * `Database` is every table, by area. The identity area (users, sessions, mail, audit) and
- * the withdrawals and invoices, the payment-request, refund, notification-event and reconciliation areas are in schema/; the wallet,
+ * the withdrawals and invoices, the payment-request, refund, notification-event, reconciliation and statement-mail areas are in schema/; the wallet,
  * ledger and gateway areas are below. Table types are re-exported here, so code imports this file only.
  */
 export type * from './schema/identity.ts';
@@ -19,6 +20,7 @@ export type * from './schema/payment-requests.ts';
 export type * from './schema/refunds.ts';
 export type * from './schema/notifications.ts';
 export type * from './schema/reconciliation.ts';
+export type * from './schema/statements.ts';
 
 export interface AccountsTable {
   id: Generated<string>;
@@ -133,7 +135,7 @@ export interface ActivitiesTable {
   createdAt: CreatedAt;
 }
 
-export interface Database extends IdentityTables, WithdrawalInvoiceTables, PaymentRequestTables, RefundTables, NotificationTables, ReconciliationTables {
+export interface Database extends IdentityTables, WithdrawalInvoiceTables, PaymentRequestTables, RefundTables, NotificationTables, ReconciliationTables, StatementTables {
   accounts: AccountsTable;
   accountUsers: AccountUsersTable;
   identityDocuments: IdentityDocumentsTable;

@@ -8,7 +8,9 @@ export interface TabItem<K extends string> {
 /**
  * The WAI-ARIA tabs pattern: a tablist whose tabs select a panel. Only the selected tab
  * is in the Tab order; arrow keys, Home and End move between tabs and select them.
- * The caller holds the selected key (so a page can keep it in the URL).
+ * The caller holds the selected key (so a page can keep it in the URL). Tabs that do not fit a
+ * phone's width scroll sideways in their row (the line under them is an inset shadow, so the
+ * scrolling row needs no overlap below it) rather than widening the page.
  */
 export function Tabs<K extends string>({
   label,
@@ -46,7 +48,7 @@ export function Tabs<K extends string>({
 
   return (
     <div>
-      <div role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex gap-1 border-b border-slate-200">
+      <div role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex gap-1 overflow-x-auto shadow-[inset_0_-1px_0_var(--color-slate-200)]">
         {tabs.map((tab) => {
           const active = tab.key === selected;
           return (
@@ -63,7 +65,7 @@ export function Tabs<K extends string>({
               aria-controls={panelId}
               tabIndex={active ? 0 : -1}
               onClick={() => onSelect(tab.key)}
-              className={`-mb-px h-11 border-b-2 px-4 text-sm font-semibold transition-colors ${
+              className={`h-11 shrink-0 border-b-2 px-3 text-sm whitespace-nowrap sm:px-4 font-semibold transition-colors ${
                 active ? 'border-brand-700 text-brand-800' : 'border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900'
               }`}
             >

@@ -272,6 +272,26 @@ export const portalOperations: Record<string, OperationDoc> = {
     description: "A transaction's sealed record, its inclusion path and its seal, for the accounts it moved money of (404 for anyone else); 409 `not_sealed_yet` in its first minute.",
     errors: [404, 409],
   },
+  'GET /v1/statement/account/:accountNumber': {
+    operationId: 'listStatementMonths',
+    tag: 'Transactions',
+    description: "The UTC months one of the caller's accounts has a monthly statement for, newest first: the current month so far, then back to the month the account was opened in. Another person's account is 404.",
+    errors: [404],
+  },
+  'GET /v1/statement/account/:accountNumber/:month': {
+    operationId: 'getStatement',
+    tag: 'Transactions',
+    description:
+      "One UTC month's statement of one of the caller's accounts: opening balance, every ledger movement with its running balance, closing balance (integer cents as text), signed with the ledger's seal key, each movement with its inclusion proof against GET /v1/ledger/seals (null before it is sealed). Check it with `npm run ledger:prove -- --statement statement.json seals.json`. A month before the account was opened or after the current one is 404.",
+    errors: [404],
+  },
+  'GET /v1/statement/account/:accountNumber/:month/pdf': {
+    operationId: 'getStatementPdf',
+    tag: 'Transactions',
+    description: "The same statement as a PDF download (names in any script the Noto fonts draw).",
+    errors: [404],
+    binary: { description: 'The statement as a PDF', mediaTypes: ['application/pdf'] },
+  },
   'GET /v1/export/transactions/:accountNumber': {
     operationId: 'exportTransactions',
     tag: 'Transactions',

@@ -65,7 +65,8 @@ const sealColumns = sql`seal_no::text AS "sealNo", from_mark::text AS "fromMark"
   transaction_count AS "transactionCount", merkle_root AS "merkleRoot", previous_seal_hash AS "previousSealHash",
   seal_hash AS "sealHash", signature`;
 
-const utcMicros = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+/** A timestamp column as UTC text with microseconds, the form sealed records carry. */
+export const utcMicros = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
 
 interface LedgerRecordRow {
   id: string;
@@ -153,26 +154,44 @@ export async function listSeals(db: Db | Trx, page: { after?: number | undefined
  * 'not_sealed' while the sealer has not reached it, or undefined when it does not exist.
  */
 export async function proofOf(db: Db, transactionId: string): Promise<LedgerProof | 'not_sealed' | undefined> {
-  const found = await sql<{ id: string; sealNo: string | null }>`
-    SELECT t.id::text AS id, s.seal_no::text AS "sealNo"
+  return (await proofsOf(db, [transactionId])).get(transactionId);
+}
+
+/**
+ * The inclusion proofs of several ledger transactions at once (a statement's), each seal's tree
+ * built once however many of them it holds. A transaction not sealed yet maps to 'not_sealed';
+ * an unknown id is absent.
+ */
+export async function proofsOf(db: Db | Trx, transactionIds: readonly string[]): Promise<Map<string, LedgerProof | 'not_sealed'>> {
+  const proofs = new Map<string, LedgerProof | 'not_sealed'>();
+  if (transactionIds.length === 0) return proofs;
+  const found = await sql<{ id: string; transactionId: string; sealNo: string | null }>`
+    SELECT t.id::text AS id, t.transaction_id AS "transactionId", s.seal_no::text AS "sealNo"
     FROM ledger_transactions t
     LEFT JOIN ledger_seals s ON t.created_xid >= s.from_mark AND t.created_xid < s.to_mark
-    WHERE t.transaction_id = ${transactionId}`.execute(db);
-  const row = found.rows[0];
-  if (!row) return undefined;
-  if (!row.sealNo) return 'not_sealed';
-  const sealResult = await sql<SealRow>`SELECT ${sealColumns} FROM ledger_seals WHERE seal_no = ${row.sealNo}::bigint`.execute(db);
-  const seal = toSeal(sealResult.rows[0]!);
-  const records = await recordsBetween(db, seal.fromMark, seal.toMark);
-  const leafIndex = records.findIndex((record) => record.id === row.id);
-  const leaves = records.map((record) => leafHash(ledgerLeafText(record.record)));
-  return {
-    record: records[leafIndex]!.record,
-    leafIndex,
-    treeSize: leaves.length,
-    path: inclusionPath(leafIndex, leaves).map((hash) => hash.toString('hex')),
-    seal,
-  };
+    WHERE t.transaction_id = ANY(${[...transactionIds]}::text[])`.execute(db);
+  const bySeal = new Map<string, { id: string; transactionId: string }[]>();
+  for (const row of found.rows) {
+    if (!row.sealNo) proofs.set(row.transactionId, 'not_sealed');
+    else bySeal.set(row.sealNo, [...(bySeal.get(row.sealNo) ?? []), row]);
+  }
+  for (const [sealNo, wanted] of bySeal) {
+    const sealResult = await sql<SealRow>`SELECT ${sealColumns} FROM ledger_seals WHERE seal_no = ${sealNo}::bigint`.execute(db);
+    const seal = toSeal(sealResult.rows[0]!);
+    const records = await recordsBetween(db, seal.fromMark, seal.toMark);
+    const leaves = records.map((record) => leafHash(ledgerLeafText(record.record)));
+    for (const transaction of wanted) {
+      const leafIndex = records.findIndex((record) => record.id === transaction.id);
+      proofs.set(transaction.transactionId, {
+        record: records[leafIndex]!.record,
+        leafIndex,
+        treeSize: leaves.length,
+        path: inclusionPath(leafIndex, leaves).map((hash) => hash.toString('hex')),
+        seal,
+      });
+    }
+  }
+  return proofs;
 }
 
 /**

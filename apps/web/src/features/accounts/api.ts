@@ -1,5 +1,6 @@
 import type { Account, CreateAccountInput, CreatedAccount } from '@kestrel/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { saveBlob } from '../../lib/download.ts';
 import { http, segment } from '../../lib/http.ts';
 import { useSession } from '../../lib/session.ts';
 import { userKeys } from '../auth/api.ts';
@@ -182,4 +183,30 @@ export function useOpenAccount() {
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.detail(userId ?? '') }),
   });
+}
+
+// ---- Monthly statements (issue 26) ----
+
+export const statementKeys = {
+  months: (accountNumber: string) => [...accountKeys.all, 'statement-months', accountNumber] as const,
+};
+
+/** The UTC months one account has a statement for, newest first (GET /v1/statement/account/{accountNumber}). */
+export function useStatementMonths(accountNumber: string) {
+  return useQuery({
+    queryKey: statementKeys.months(accountNumber),
+    queryFn: async ({ signal }) => (await http.get(`/v1/statement/account/${segment(accountNumber)}`, (contracts) => contracts.statementMonthList, { signal })).data,
+  });
+}
+
+/** Saves one month's statement as its PDF or its signed JSON (the answer's data, as `npm run ledger:prove -- --statement` reads it); answers the file name. */
+export async function downloadStatement(accountNumber: string, month: string, kind: 'pdf' | 'json'): Promise<string> {
+  const path = `/v1/statement/account/${segment(accountNumber)}/${segment(month)}`;
+  const filename = `statement-${accountNumber}-${month}.${kind}`;
+  const blob =
+    kind === 'pdf'
+      ? await http.blob(`${path}/pdf`)
+      : new Blob([JSON.stringify((await http.get(path, (contracts) => contracts.accountStatement)).data, null, 2)], { type: 'application/json' });
+  saveBlob(blob, filename);
+  return filename;
 }

@@ -13,15 +13,17 @@ import { accountDisplayName } from '../account-name.ts';
 import { useActiveAccount, useActivities, useCountryName, type Account } from '../api.ts';
 import { IdentityImageThumb } from '../components/IdentityImageThumb.tsx';
 import { SampleIdBack, SampleIdFront } from '../components/SampleIdCard.tsx';
+import { Statements } from '../components/Statements.tsx';
 import { identityTypeLabels } from '../labels.ts';
 import { SignedInDevices } from '../../auth/components/SignedInDevices.tsx';
 import { TwoFactorSection } from '../../auth/components/TwoFactorSection.tsx';
 
 const t = uiText.myAccount;
-type TabKey = 'basic' | 'activities' | 'security';
+type TabKey = 'basic' | 'activities' | 'statements' | 'security';
 const tabs = [
   { key: 'basic', label: t.basicInfo },
   { key: 'activities', label: t.activities },
+  { key: 'statements', label: t.statements },
   { key: 'security', label: t.security },
 ] as const;
 const tabKeys: readonly string[] = tabs.map((entry) => entry.key);
@@ -207,7 +209,7 @@ function ActivitiesList({ accountId }: { accountId: string }) {
   );
 }
 
-/** /my-account: the active account's 'Basic info' and 'Activities', and the user's 'Security' (signed-in devices). */
+/** /my-account: the active account's 'Basic info', 'Activities' and 'Statements', and the user's 'Security' (signed-in devices). */
 export function MyAccountPage() {
   const account = useActiveAccount();
   const [params, setParams] = useSearchParams();
@@ -221,6 +223,7 @@ export function MyAccountPage() {
       <Tabs label={t.title} tabs={tabs} selected={tab} onSelect={selectTab}>
         {tab === 'basic' && <BasicInfo account={account.data} />}
         {tab === 'activities' && <ActivitiesList accountId={account.data._id} />}
+        {tab === 'statements' && <Statements accountNumber={account.data.accountNumber} />}
         {tab === 'security' && (
           <div className="flex flex-col gap-10">
             <TwoFactorSection />

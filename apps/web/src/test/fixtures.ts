@@ -1,4 +1,4 @@
-import { accountView, paymentView, refundView, type Account, type PaymentView, type RefundView } from '@kestrel/shared';
+import { accountView, paymentView, refundView, userProfile, type Account, type PaymentView, type RefundView, type UserProfile } from '@kestrel/shared';
 import { signedIn } from './render.tsx';
 
 /**
@@ -86,6 +86,28 @@ export function refundFixture(overrides: Partial<RefundView> = {}): RefundView {
     failureReason: null,
     createdAt: '2026-11-21T09:00:00.000Z',
     completedAt: '2026-11-21T09:00:01.000Z',
+    ...overrides,
+  });
+}
+
+/**
+ * The signed-in holder as GET /v1/user/{userId} answers it (what the portal gate hands its
+ * pages through PortalUserContext), checked against the contract.
+ */
+export function userProfileFixture(overrides: Partial<UserProfile> = {}): UserProfile {
+  return userProfile.parse({
+    _id: signedIn.userId,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: signedIn.account.accountEmail,
+    contactNumber: '+15550001111',
+    isEmailVerified: true,
+    isAccountHolder: true,
+    isOperator: false,
+    accounts: [
+      { _id: 'acc-1', accountNumber: signedIn.account.accountNumber, accountType: 'personal', accountHolderName: 'Ada Lovelace', businessName: null, userName: signedIn.account.userName, accountEmail: signedIn.account.accountEmail },
+    ],
+    createdAt: '2026-11-01T10:00:00.000Z',
     ...overrides,
   });
 }

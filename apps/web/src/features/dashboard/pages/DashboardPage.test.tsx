@@ -1,0 +1,40 @@
+import { screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { PortalUserContext } from '../../../lib/portal-user.ts';
+import { userProfileFixture } from '../../../test/fixtures.ts';
+import { renderPage, signedIn, signIn, stubApi, success } from '../../../test/render.tsx';
+import { DashboardPage } from './DashboardPage.tsx';
+
+const summaryPath = `GET /v1/account/${signedIn.account.accountNumber}/summary`;
+
+const counter = (label: string) => screen.getByRole('article', { name: label }).querySelector('p')?.textContent;
+
+const renderDashboard = () =>
+  renderPage(
+    <PortalUserContext value={userProfileFixture()}>
+      <DashboardPage />
+    </PortalUserContext>,
+    { path: '/dashboard' },
+  );
+
+describe('the dashboard', () => {
+  beforeEach(signIn);
+
+  it('greets the user and shows the four counters of the active account, grouped in thousands', async () => {
+    stubApi({ [summaryPath]: success({ totalPayments: 1234, successPayments: 1000, totalWithdraw: 0, totalTransactions: 56 }) });
+    renderDashboard();
+    expect(screen.getByText('Welcome back, Ada.')).toBeTruthy();
+    expect(await screen.findByText('1,234')).toBeTruthy();
+    expect(counter('Total Payments')).toBe('1,234');
+    expect(counter('Success Payment')).toBe('1,000');
+    expect(counter('Total Withdraw')).toBe('0');
+    expect(counter('Total Transaction')).toBe('56');
+  });
+
+  it('says the counters could not be loaded and shows "–", never a wrong 0', async () => {
+    stubApi({ [summaryPath]: { status: 503, body: { status: 'error', error: 'Kestrel is briefly unavailable. Please try again in a moment.', code: 'database_unavailable' } } });
+    renderDashboard();
+    expect((await screen.findByRole('alert')).textContent).toBe('Kestrel is briefly unavailable. Please try again in a moment.');
+    expect(['Total Payments', 'Success Payment', 'Total Withdraw', 'Total Transaction'].map(counter)).toEqual(['–', '–', '–', '–']);
+  });
+});

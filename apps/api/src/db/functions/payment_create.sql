@@ -9,7 +9,9 @@
 --   ok (body = p_answer), replay (body = the stored answer), idempotency_mismatch,
 --   order_taken (existing_payment_id: the store's payment with that order id).
 -- A request racing another with the same key (or the same order id) waits for it on the
--- unique index, then answers what the first one left: its stored answer, or order_taken.
+-- unique index, then answers what the first one left: its stored answer, or order_taken; one
+-- that finds the order's payment already committed asks the key again first, since a request
+-- with the same key may have committed between its two look-ups.
 CREATE OR REPLACE FUNCTION payment_create(
   p_payment jsonb,
   p_idempotency_caller text,
@@ -29,7 +31,14 @@ BEGIN
   IF kind IS NOT NULL THEN RETURN; END IF;
 
   SELECT p.id INTO existing_payment_id FROM payments p WHERE p.store_id = v_store AND p.order_id = v_order;
-  IF FOUND THEN kind := 'order_taken'; RETURN; END IF;
+  IF FOUND THEN
+    -- A request with this same key may have committed between the look-up above and this one
+    -- (its payment and its key commit together): its answer is this one's, not order_taken.
+    SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
+    IF kind IS NOT NULL THEN existing_payment_id := NULL; RETURN; END IF;
+    kind := 'order_taken';
+    RETURN;
+  END IF;
 
   BEGIN
     INSERT INTO payments (

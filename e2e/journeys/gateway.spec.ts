@@ -113,7 +113,7 @@ test('a merchant creates a store, gets it approved, takes a card payment and see
   await page.getByRole('button', { name: 'Copy Store ID' }).click();
   await expect(page.getByText(storeMessages.copied)).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(storeId);
-  await expect(page.getByText(paymentMessages.noPayments)).toBeVisible();
+  await expect(page.getByText(paymentMessages.noPayments, { exact: true })).toBeVisible();
 
   // Follow the Integration tab's curl to create a payment.
   await page.getByRole('tab', { name: 'Integration' }).click();

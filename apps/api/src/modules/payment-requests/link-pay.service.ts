@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { checkCard } from '../payments/card-input.ts';
-import { collectByCard, collectByWallet, recordCardCharge, type IdempotencyScope, type StandingCharge } from '../payments/collect/collect.ts';
+import { collectByCard, collectByWallet, openInSteps, prepareInSteps, recordCardCharge, type IdempotencyScope, type StandingCharge } from '../payments/collect/collect.ts';
 import { feeTooHigh, linkCollectible, linkFeeOf, linkNotFound, linkRefusals, linkUseHold, payableLink } from './link-collect.ts';
 import { findLinkByUrlId, type LinkRow } from './payment-requests.repository.ts';
 
@@ -61,14 +61,16 @@ export async function payPaymentRequestByCard(ctx: AppContext, pRequestUrlId: st
   const amountCents = payableAmount(link, body.amount);
   const card = checkCard(body);
   const hold = linkUseHold(ctx, link.id);
+  const idempotency: IdempotencyScope = { caller: `payment-request:${link.id}`, key: idempotencyKey, route: 'POST /v1/payment-request/card/complete-payment', body: { ...body, amount: amountCents } };
   return collectByCard(ctx, {
-    idempotency: { caller: `payment-request:${link.id}`, key: idempotencyKey, route: 'POST /v1/payment-request/card/complete-payment', body: { ...body, amount: amountCents } },
+    idempotency,
     card,
     cvc: body.cvc,
-    prepare: async () => {
-      const fee = await feeFor(ctx, link.id, amountCents);
-      return { target: linkCollectible(link, { kind: 'card', body }, amountCents, fee, hold.holdId, ctx.db), hold };
-    },
+    open: (fingerprint) =>
+      openInSteps(ctx, idempotency, fingerprint, async () => {
+        const fee = await feeFor(ctx, link.id, amountCents);
+        return { target: linkCollectible(link, { kind: 'card', body }, amountCents, fee, hold.holdId, ctx.db), hold };
+      }),
     refused: linkRefusals(ctx, link.id),
   });
 }
@@ -93,18 +95,20 @@ export async function payPaymentRequestByWallet(
   assertMethod(link, 'Kestrel');
   const amountCents = payableAmount(link, body.amount);
   if (payer.id === link.accountId) throw badRequest(m.ownLink, undefined, 'own_link');
+  const idempotency: IdempotencyScope = {
+    caller: `user:${callerId}`,
+    key: idempotencyKey,
+    route: 'POST /v1/payment-request/kestrel/complete-payment',
+    body: { ...body, tpin: undefined, userId: callerId, amount: amountCents, paymentRequestId: link.id },
+  };
   return collectByWallet(ctx, {
-    idempotency: {
-      caller: `user:${callerId}`,
-      key: idempotencyKey,
-      route: 'POST /v1/payment-request/kestrel/complete-payment',
-      body: { ...body, tpin: undefined, userId: callerId, amount: amountCents, paymentRequestId: link.id },
-    },
+    idempotency,
     payer,
     userId: callerId,
     tpin: body.tpin,
     // Refused before the TPIN is tried, so a link that cannot be paid costs no attempt.
-    prepare: async () => linkCollectible(link, { kind: 'wallet', body }, amountCents, await feeFor(ctx, link.id, amountCents), () => undefined, ctx.db),
+    open: (fingerprint) =>
+      prepareInSteps(ctx, idempotency, fingerprint, async () => linkCollectible(link, { kind: 'wallet', body }, amountCents, await feeFor(ctx, link.id, amountCents), () => undefined, ctx.db)),
     refused: linkRefusals(ctx, link.id),
   });
 }

@@ -12,13 +12,16 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
-import { AppError, badRequest, conflict } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { idempotencyKeyReused } from '../../http/idempotency.ts';
+import { isUuid } from '../../http/ownership.ts';
 import { queueCallback } from '../callbacks/outbox.ts';
 import { callbackBody, signedRedirectUrl, type CallbackPayload } from '../callbacks/signing.ts';
 import { decryptStoreKey } from '../stores/store-key.ts';
-import { WALLET_BRAND, type AttemptHold, type Collectible, type RefusalSink } from './collect/collect.ts';
+import { storeSuspended } from '../stores/store-key.guard.ts';
+import { WALLET_BRAND, type AttemptHold, type Collectible, type IdempotencyScope, type OpenedAttempt, type OpenedPayment, type RefusalSink } from './collect/collect.ts';
 import { gatewayFeeCents } from './fees.ts';
-import { findPayment, insertPaymentError, leasePayment, paymentChargeRecorded, releaseLease, type PaymentRow } from './payments.repository.ts';
+import { findPayment, holdPaymentForCard, insertPaymentError, paymentChargeRecorded, readPaymentForAttempt, releaseLease, type PaymentRow } from './payments.repository.ts';
 
 /*
  * The gateway's side of the collect pipeline (collect/collect.ts): what a paid payment
@@ -122,33 +125,94 @@ export function gatewayCollectible(ctx: AppContext, payment: PaymentRow, billing
 
 /**
  * A card attempt's hold on a payment: its lease (one attempt at a time, whatever races; a
- * crashed attempt's lease ends after CARD_ATTEMPT_HOLD_SECONDS). The same statement counts
- * the payment's declines and the store's in the last hour: past either cap the attempt is
- * refused 429 before the card is charged (issue 19: no free card-testing oracle).
+ * crashed attempt's lease ends after CARD_ATTEMPT_HOLD_SECONDS), taken by openPaymentAttempt's
+ * one call together with the decline caps (issue 19: no free card-testing oracle).
  */
-export function paymentLease(ctx: AppContext, payment: PaymentRow): AttemptHold {
+function paymentLease(ctx: AppContext, payment: PaymentRow): AttemptHold {
   return {
-    async take() {
-      const leased = await leasePayment(ctx.db, payment.id, CARD_ATTEMPT_HOLD_SECONDS);
-      if (!leased) {
-        const fresh = await findPayment(ctx.db, payment.id);
-        if (fresh?.paymentStatus === 'success') throw conflict(paymentMessages.alreadyPaid, 'already_paid');
-        throw conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
-      }
-      const refusal =
-        leased.paymentDeclines >= MAX_DECLINES_PER_PAYMENT
-          ? paymentMessages.tooManyDeclines
-          : leased.storeDeclines >= MAX_DECLINES_PER_STORE_PER_HOUR
-            ? paymentMessages.tooManyStoreDeclines
-            : undefined;
-      if (refusal) {
-        await releaseLease(ctx.db, payment.id);
-        throw new AppError(429, 'too_many_declines', refusal);
-      }
-    },
     release: () => releaseLease(ctx.db, payment.id),
     chargeRecorded: (reference) => paymentChargeRecorded(ctx.db, payment.id, reference),
   };
+}
+
+/**
+ * Opens a card attempt on a payment in one database call (holdPaymentForCard): the payment
+ * and its store, the key's earlier answer and the lease with the decline caps. The refusals
+ * come in the order the three steps had: no such payment, a suspended store (the stores
+ * module's answer), the key's earlier answer, paid, a fee that takes the whole amount, an
+ * attempt in progress, the decline caps. `seen` is told the payment (where refusals are kept).
+ */
+export async function openPaymentAttempt(
+  ctx: AppContext,
+  paymentId: string,
+  scope: IdempotencyScope,
+  fingerprint: string,
+  billingInfo: unknown,
+  seen: (payment: PaymentRow) => void,
+): Promise<OpenedAttempt<CardPaymentAnswer>> {
+  const now = Date.now();
+  const held = isUuid(paymentId)
+    ? await holdPaymentForCard(ctx.db, {
+        paymentId,
+        caller: scope.caller,
+        key: scope.key,
+        leaseUntil: new Date(now + CARD_ATTEMPT_HOLD_SECONDS * 1000),
+        now: new Date(now),
+        declinesSince: new Date(now - 60 * 60 * 1000),
+        maxPaymentDeclines: MAX_DECLINES_PER_PAYMENT,
+        maxStoreDeclines: MAX_DECLINES_PER_STORE_PER_HOUR,
+      })
+    : undefined;
+  if (!held) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (held.storeStatus === 'Suspended') throw storeSuspended();
+  if (held.earlier) return { kind: 'replay', answer: replayOf(held.earlier, fingerprint) };
+  const { payment } = held;
+  seen(payment);
+  const hold = paymentLease(ctx, payment);
+  if (held.leased) {
+    try {
+      assertPayable(payment);
+    } catch (error) {
+      await hold.release();
+      throw error;
+    }
+    return { kind: 'held', target: gatewayCollectible(ctx, payment, billingInfo), hold };
+  }
+  assertPayable(payment);
+  if (payment.attemptLeaseUntil && payment.attemptLeaseUntil.getTime() >= now) throw conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
+  if (held.paymentDeclines >= MAX_DECLINES_PER_PAYMENT) throw new AppError(429, 'too_many_declines', paymentMessages.tooManyDeclines);
+  if (held.storeDeclines >= MAX_DECLINES_PER_STORE_PER_HOUR) throw new AppError(429, 'too_many_declines', paymentMessages.tooManyStoreDeclines);
+  // Paid or leased by a request that committed after this statement's snapshot was taken.
+  const fresh = await findPayment(ctx.db, payment.id);
+  if (fresh?.paymentStatus === 'success') throw conflict(paymentMessages.alreadyPaid, 'already_paid');
+  throw conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
+}
+
+/**
+ * Opens a wallet payment of a payment in one statement (readPaymentForAttempt): no such
+ * payment, a suspended store, the key's earlier answer, then `seen` (the caller's own checks,
+ * e.g. paying one's own store) and the payable checks, in that order.
+ */
+export async function openPaymentForWallet(
+  ctx: AppContext,
+  paymentId: string,
+  scope: IdempotencyScope,
+  fingerprint: string,
+  seen: (payment: PaymentRow) => void,
+): Promise<OpenedPayment<CardPaymentAnswer>> {
+  const read = isUuid(paymentId) ? await readPaymentForAttempt(ctx.db, { paymentId, caller: scope.caller, key: scope.key }) : undefined;
+  if (!read) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (read.storeStatus === 'Suspended') throw storeSuspended();
+  if (read.earlier) return { kind: 'replay', answer: replayOf(read.earlier, fingerprint) };
+  seen(read.payment);
+  assertPayable(read.payment);
+  return { kind: 'ready', target: gatewayCollectible(ctx, read.payment, undefined) };
+}
+
+/** The key's first answer, or 422 when the key came with another request. */
+function replayOf(earlier: { requestHash: string; bodyText: string }, fingerprint: string): CardPaymentAnswer {
+  if (earlier.requestHash !== fingerprint) throw idempotencyKeyReused();
+  return JSON.parse(earlier.bodyText) as CardPaymentAnswer;
 }
 
 /** A payment's refused attempts: kept in its paymentErrors (masked source only); a declined card is also told to the store. */

@@ -36,6 +36,8 @@ const writes = (text: string) => /^\s*(insert|update|delete|begin|commit)\b/i.te
 /** The sandbox card processor keeps its own record on our database (as a real processor keeps its
  * settlement file on its own); its insert is the processor's, not a step of the payment. */
 const processorRecord = (text: string) => /sandbox_processor_records/i.test(text);
+/** The card attempt's one statement before the charge: the payment read and its lease taken. */
+const isLeaseHold = (text: string) => /^\s*with "leased" as \(update "payments" set "attempt_lease_until"/i.test(text);
 
 describe('creating a payment is one database call', () => {
   it('web-pay with an Idempotency-Key: the store guard\'s read and one payment_create call; a replay is the same two', async () => {
@@ -87,9 +89,11 @@ describe('creating a payment is one database call', () => {
     expect(direct.response.status).toBe(200);
     expect(direct.response.body).toMatchObject({ status: 'success', message: paymentMessages.success });
     expect(direct.texts.filter(isCreateCall)).toHaveLength(1);
-    // The other writes are the card attempt's: its lease (one statement) and one collect_post call.
+    // The other writes are the card attempt's: its lease (taken by the statement that reads the
+    // payment, see payment-pay-calls.test.ts) and one collect_post call; nothing else writes.
     expect(direct.texts.filter(processorRecord)).toHaveLength(1);
-    expect(direct.texts.filter((text) => writes(text) && !processorRecord(text))).toHaveLength(1);
+    expect(direct.texts.filter((text) => writes(text) && !processorRecord(text))).toEqual([]);
+    expect(direct.texts.filter(isLeaseHold)).toHaveLength(1);
     expect(direct.texts.filter((text) => text.includes('FROM collect_post('))).toHaveLength(1);
 
     const taken = await api('POST', '/v1/payment/web-pay/complete/direct', { headers: store.headers, body });

@@ -142,37 +142,94 @@ export function paymentErrorsOf(db: Db | Trx, paymentIds: string[]) {
   return db.selectFrom('paymentErrors').selectAll().where('paymentId', 'in', paymentIds).orderBy('errorAt').orderBy('id').execute();
 }
 
+/** What an attempt to pay a payment needs to know, from one statement (see readPaymentForAttempt). */
+export interface PaymentAttemptRead {
+  /** The payment as findPayment reads it (the statement's snapshot: from before its own lease). */
+  payment: PaymentRow;
+  storeStatus: string;
+  /** The idempotency key's stored request hash and answer, when the key was used before. */
+  earlier: { requestHash: string; bodyText: string } | undefined;
+}
+
+/** A card attempt's read, with whether its statement took the lease and the decline counts. */
+export interface PaymentCardHold extends PaymentAttemptRead {
+  leased: boolean;
+  paymentDeclines: number;
+  storeDeclines: number;
+}
+
+interface AttemptKey {
+  paymentId: string;
+  caller: string;
+  key: string | undefined;
+}
+
+/** The idempotency key's row, as a scalar subquery for one column. */
+const keyColumn = (key: AttemptKey, column: 'request_hash' | 'response_body') =>
+  sql<string | null>`(SELECT k.${sql.raw(column === 'response_body' ? 'response_body::text' : column)} FROM idempotency_keys k WHERE k.caller = ${key.caller} AND k.idempotency_key = ${key.key ?? null})`;
+
+const earlierOf = (requestHash: string | null, bodyText: string | null) => (requestHash !== null && bodyText !== null ? { requestHash, bodyText } : undefined);
+
 /**
- * Takes the payment for one card attempt: only an unpaid payment with no attempt in
- * progress (or one whose lease ran out, e.g. after a crash). Answers undefined when another
- * attempt holds it or it is paid; else, from the same statement, the declines kept on the
- * payment and on its store in the last hour (for the decline caps).
+ * An attempt's first read in one statement (issue 21: it was four): the payment with its
+ * store (for the suspended store's refusal) and the idempotency key's earlier answer.
+ * Answers undefined for no such payment.
  */
-export async function leasePayment(db: Db, paymentId: string, seconds: number): Promise<{ paymentDeclines: number; storeDeclines: number } | undefined> {
-  const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
-  const row = await db
-    .updateTable('payments')
-    .set({ attemptLeaseUntil: new Date(Date.now() + seconds * 1000) })
-    .where('id', '=', paymentId)
-    .where('paymentStatus', '=', 'initiate')
-    .where((eb) => eb.or([eb('attemptLeaseUntil', 'is', null), eb('attemptLeaseUntil', '<', new Date())]))
-    .returning((eb) => [
-      eb
-        .selectFrom('paymentErrors')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('paymentErrors.paymentId', '=', 'payments.id')
-        .where('paymentErrors.errorCode', 'in', DECLINE_CODES)
-        .as('paymentDeclines'),
-      eb
-        .selectFrom('paymentErrors')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('paymentErrors.storeId', '=', 'payments.storeId')
-        .where('paymentErrors.errorAt', '>', hourAgo)
-        .where('paymentErrors.errorCode', 'in', DECLINE_CODES)
-        .as('storeDeclines'),
-    ])
+export async function readPaymentForAttempt(db: Db, key: AttemptKey): Promise<PaymentAttemptRead | undefined> {
+  const row = await paymentsWithStore(db)
+    .select(['stores.status as storeStatus', keyColumn(key, 'request_hash').as('earlierRequestHash'), keyColumn(key, 'response_body').as('earlierBodyText')])
+    .where('payments.id', '=', key.paymentId)
     .executeTakeFirst();
-  return row ? { paymentDeclines: Number(row.paymentDeclines ?? 0), storeDeclines: Number(row.storeDeclines ?? 0) } : undefined;
+  if (!row) return undefined;
+  const { storeStatus, earlierRequestHash, earlierBodyText, ...payment } = row;
+  return { payment, storeStatus, earlier: earlierOf(earlierRequestHash, earlierBodyText) };
+}
+
+/**
+ * A card attempt's database step before the charge, in one statement (issue 21: the pay step
+ * was five reads and a write before the card was charged): readPaymentForAttempt's read plus
+ * the decline counts, and the attempt's lease taken — only on an unpaid payment with no
+ * attempt in progress (or a lease that ran out, e.g. after a crash), of a store that is not
+ * suspended, under both decline caps, and when the key is new. The caller reads why no lease
+ * was taken from the rest of the row.
+ */
+export async function holdPaymentForCard(
+  db: Db,
+  hold: AttemptKey & { leaseUntil: Date; now: Date; declinesSince: Date; maxPaymentDeclines: number; maxStoreDeclines: number },
+): Promise<PaymentCardHold | undefined> {
+  const declineCodes = sql.join(DECLINE_CODES.map((code) => sql`${code}`));
+  const paymentDeclines = sql<number>`(SELECT count(*) FROM payment_errors pe WHERE pe.payment_id = ${hold.paymentId}::uuid AND pe.error_code IN (${declineCodes}))`;
+  const storeDeclines = sql<number>`(SELECT count(*) FROM payment_errors pe WHERE pe.store_id = payments.store_id AND pe.error_at > ${hold.declinesSince} AND pe.error_code IN (${declineCodes}))`;
+  const row = await db
+    .with('leased', (qc) =>
+      qc
+        .updateTable('payments')
+        .set({ attemptLeaseUntil: hold.leaseUntil })
+        .where('id', '=', hold.paymentId)
+        .where('paymentStatus', '=', 'initiate')
+        .where((eb) => eb.or([eb('attemptLeaseUntil', 'is', null), eb('attemptLeaseUntil', '<', hold.now)]))
+        .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM stores s WHERE s.id = payments.store_id AND s.status = 'Suspended')`)
+        .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.caller = ${hold.caller} AND k.idempotency_key = ${hold.key ?? null})`)
+        .where(sql<boolean>`${paymentDeclines} < ${hold.maxPaymentDeclines} AND ${storeDeclines} < ${hold.maxStoreDeclines}`)
+        .returning('id'),
+    )
+    .selectFrom('payments')
+    .innerJoin('stores', 'stores.id', 'payments.storeId')
+    .innerJoin('accounts', 'accounts.id', 'payments.accountId')
+    .select(paymentColumns)
+    .select([
+      'stores.status as storeStatus',
+      keyColumn(hold, 'request_hash').as('earlierRequestHash'),
+      keyColumn(hold, 'response_body').as('earlierBodyText'),
+      sql<boolean>`EXISTS (SELECT 1 FROM leased)`.as('leased'),
+      paymentDeclines.as('paymentDeclines'),
+      storeDeclines.as('storeDeclines'),
+    ])
+    .where('payments.id', '=', hold.paymentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { storeStatus, earlierRequestHash, earlierBodyText, leased, paymentDeclines: ofPayment, storeDeclines: ofStore, ...payment } = row;
+  return { payment, storeStatus, earlier: earlierOf(earlierRequestHash, earlierBodyText), leased, paymentDeclines: Number(ofPayment), storeDeclines: Number(ofStore) };
 }
 
 /** Keeps a refused attempt on the payment (masked source only), with its code so declines can be counted. */

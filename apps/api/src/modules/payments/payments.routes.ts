@@ -129,8 +129,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment/complete/:paymentId',
     {
-      // A suspended store's checkout answers 403 store_suspended (the check is the stores module's, not the payment services').
-      preHandler: refuseSuspendedStoreCheckout,
+      // A suspended store's checkout answers 403 store_suspended: the stores module's answer, given
+      // by the payment's one-call hold (payByCard), which reads the store with the payment.
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         tags: ['gateway'],
@@ -152,8 +152,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payment/complete/kestrel/:paymentId',
     {
-      // A suspended store's checkout answers 403 store_suspended (the check is the stores module's, not the payment services').
-      preHandler: refuseSuspendedStoreCheckout,
+      // A suspended store's checkout answers 403 store_suspended: the stores module's answer, given
+      // by the one statement that reads the payment with its store (payByWallet).
       onRequest: requireUser,
       config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {

@@ -22,7 +22,7 @@ import { checkCard } from './card-input.ts';
 import { collectByCard, collectByWallet, recordCardCharge, type IdempotencyScope, type StandingCharge } from './collect/collect.ts';
 import { gatewayFeeCents } from './fees.ts';
 import { maskedNumber } from './masked-source.ts';
-import { assertPayable, feeTooHigh, gatewayCollectible, paymentLease, paymentRefusals, successRedirect, type CardPaymentAnswer } from './payment-collect.ts';
+import { assertPayable, feeTooHigh, gatewayCollectible, openPaymentAttempt, openPaymentForWallet, paymentRefusals, successRedirect, type CardPaymentAnswer } from './payment-collect.ts';
 import { paymentCreate } from './payment-create.ts';
 import { findPayment, findPaymentByUrlId, type PaymentRow } from './payments.repository.ts';
 
@@ -99,38 +99,36 @@ export async function paymentOr404(ctx: AppContext, paymentId: string): Promise<
 }
 
 /**
- * One card attempt on an existing payment, through the collect pipeline: the payment is
- * re-read (`load`), leased, the card charged, the payment recorded paid; a decline is kept on
- * the payment and answered 402, the payment staying payable (up to the decline caps).
+ * One card attempt on a payment, through the collect pipeline: the payment (`paymentIdOf`:
+ * the checkout's, or the one a direct payment just created) is read and leased in one call,
+ * the card charged, the payment recorded paid; a decline is kept on the payment and answered
+ * 402, the payment staying payable (up to the decline caps).
  */
 async function attemptCard(
   ctx: AppContext,
   options: { caller: string; key: string | undefined; route: string; body: Record<string, unknown>; card: ReturnType<typeof checkCard>; cvc: string; billingInfo: unknown },
-  load: () => Promise<PaymentRow>,
+  paymentIdOf: () => Promise<string>,
 ): Promise<{ answer: CardPaymentAnswer; replayed: boolean }> {
   let payment: PaymentRow | undefined;
+  const idempotency: IdempotencyScope = { caller: options.caller, key: options.key, route: options.route, body: options.body };
   return collectByCard(ctx, {
-    idempotency: { caller: options.caller, key: options.key, route: options.route, body: options.body },
+    idempotency,
     card: options.card,
     cvc: options.cvc,
-    prepare: async () => {
-      payment = await load();
-      assertPayable(payment);
-      return { target: gatewayCollectible(ctx, payment, options.billingInfo), hold: paymentLease(ctx, payment) };
-    },
+    open: async (fingerprint) => openPaymentAttempt(ctx, await paymentIdOf(), idempotency, fingerprint, options.billingInfo, (seen) => (payment = seen)),
     refused: paymentRefusals(ctx, () => payment),
   });
 }
 
-/** POST /v1/payment/complete/{paymentId}: the checkout's card payment (public: whoever holds the payment's id pays it). */
+/**
+ * POST /v1/payment/complete/{paymentId}: the checkout's card payment (public: whoever holds
+ * the payment's id pays it). Its database step before the charge is one call, the suspended
+ * store's refusal included (so the route has no pre-handler reading the store).
+ */
 export async function payByCard(ctx: AppContext, paymentId: string, body: CompleteCardBody, idempotencyKey: string | undefined) {
-  const payment = await paymentOr404(ctx, paymentId);
+  const id = paymentId.toLowerCase();
   const card = checkCard(body);
-  return attemptCard(
-    ctx,
-    { caller: `payment:${payment.id}`, key: idempotencyKey, route: 'POST /v1/payment/complete', body, card, cvc: body.cvc, billingInfo: body.billingInfo },
-    () => paymentOr404(ctx, paymentId),
-  );
+  return attemptCard(ctx, { caller: `payment:${id}`, key: idempotencyKey, route: 'POST /v1/payment/complete', body, card, cvc: body.cvc, billingInfo: body.billingInfo }, async () => id);
 }
 
 /** GET /v1/payment/{urlId}: the hosted checkout's view (public; the urlId is the capability). */
@@ -166,20 +164,20 @@ export async function payByWallet(ctx: AppContext, callerId: string, paymentId: 
   if (body.userId !== undefined && body.userId !== callerId) throw forbidden(checkoutMessages.userMismatch);
   const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
   if (!payer) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
-  const payment = await paymentOr404(ctx, paymentId);
-  if (payer.id === payment.accountId) throw badRequest(checkoutMessages.ownStore, undefined, 'own_store');
-  let fresh: PaymentRow | undefined;
+  const id = paymentId.toLowerCase();
+  let payment: PaymentRow | undefined;
+  const idempotency: IdempotencyScope = { caller: `user:${callerId}`, key: idempotencyKey, route: 'POST /v1/payment/complete/kestrel', body: { ...body, tpin: undefined, userId: callerId, paymentId: id } };
   return collectByWallet(ctx, {
-    idempotency: { caller: `user:${callerId}`, key: idempotencyKey, route: 'POST /v1/payment/complete/kestrel', body: { ...body, tpin: undefined, userId: callerId, paymentId: payment.id } },
+    idempotency,
     payer,
     userId: callerId,
     tpin: body.tpin,
-    prepare: async () => {
-      fresh = await paymentOr404(ctx, paymentId);
-      assertPayable(fresh);
-      return gatewayCollectible(ctx, fresh, undefined);
-    },
-    refused: paymentRefusals(ctx, () => fresh),
+    open: (fingerprint) =>
+      openPaymentForWallet(ctx, id, idempotency, fingerprint, (seen) => {
+        if (payer.id === seen.accountId) throw badRequest(checkoutMessages.ownStore, undefined, 'own_store');
+        payment = seen;
+      }),
+    refused: paymentRefusals(ctx, () => payment),
   });
 }
 
@@ -207,8 +205,7 @@ export async function payDirect(ctx: AppContext, store: GatewayStore, body: Dire
       });
       if (created.kind === 'order_taken') throw orderTaken(created.existingPaymentId);
       if (created.kind === 'idempotency_mismatch') throw idempotencyKeyReused();
-      const paymentId = created.kind === 'ok' ? created.paymentId : (JSON.parse(created.bodyText) as { paymentId: string }).paymentId;
-      return paymentOr404(ctx, paymentId);
+      return created.kind === 'ok' ? created.paymentId : (JSON.parse(created.bodyText) as { paymentId: string }).paymentId;
     },
   );
 }

@@ -60,7 +60,7 @@ export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRe
   const matchesPrevious = storeKeyMatches(secretKey, previous, presented) && Boolean(previousValid);
   if (!row || !(matchesCurrent || matchesPrevious)) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
   if (row.status === 'Pending') throw forbidden(paymentMessages.storePending, 'store_pending');
-  if (row.status === 'Suspended') throw forbidden(paymentMessages.storeSuspended, 'store_suspended');
+  if (row.status === 'Suspended') throw storeSuspended();
   if (row.status !== 'Approved') throw forbidden(paymentMessages.storeRejected(row.statusReason ?? 'no reason given'), 'store_rejected');
   request.gatewayStore = {
     id: row.id,
@@ -80,6 +80,9 @@ export function gatewayStoreOf(request: FastifyRequest): GatewayStore {
   return request.gatewayStore;
 }
 
+/** A suspended store's gateway calls and checkout are refused with this. */
+export const storeSuspended = () => forbidden(paymentMessages.storeSuspended, 'store_suspended');
+
 /**
  * Pre-handler for the checkout's public routes (by `:urlId` or `:paymentId`): a suspended
  * store's checkout answers 403 store_suspended, as its gateway calls do. Runs after the
@@ -94,5 +97,5 @@ export async function refuseSuspendedStoreCheckout(request: FastifyRequest): Pro
   } else if (urlId !== undefined) by = { urlId };
   else return;
   const store = await storeStatusOfPayment(request.server.ctx.db, by);
-  if (store?.status === 'Suspended') throw forbidden(paymentMessages.storeSuspended, 'store_suspended');
+  if (store?.status === 'Suspended') throw storeSuspended();
 }

@@ -18,10 +18,14 @@ import { collectPost, type CollectPostKind } from './collect-post.ts';
  * payment, a held use of a link) and where refusals are kept (`RefusalSink`).
  *
  * The order is fixed here, so both callers behave alike:
- *   idempotency (the card enters the stored request hash only as an HMAC)
- *   → `prepare` (re-read the record, refuse what cannot be paid, fee check)
- *   → card: take the hold, charge outside any database transaction
- *     wallet: TPIN (counted, with lockout)
+ *   card: `open` — the idempotency key's earlier answer (the card enters the stored request
+ *         hash only as an HMAC), the record re-read and refused if it cannot be paid (fee
+ *         check), the hold taken: one database call for a payment (its lease, in
+ *         payment-collect.ts), three steps for a link (`openInSteps`) — then the charge,
+ *         outside any database transaction
+ *   wallet: `open` — the key's earlier answer, the record re-read and refused (one statement
+ *         for a payment, two steps for a link: `prepareInSteps`) — then the TPIN (counted,
+ *         with lockout)
  *   → one database call (`collect_post`, db/functions/collect_post.sql): the payer's TPIN
  *     and operator locks re-checked under its row lock (wallet), the record under its row
  *     lock, the ledger transaction with its three postings (source, payee less fee, fee
@@ -142,12 +146,16 @@ export interface Collectible<Answer> {
 
 /** How a card attempt holds its record while the card is charged: a lease on a payment, a held use of a link. */
 export interface AttemptHold {
-  /** Throws the refusal when the record cannot be held (someone else is paying, no use left). */
-  take(): Promise<void>;
   /** Gives the hold back (a declined or voided charge). */
   release(): Promise<void>;
   /** Whether the charge with this processor reference was recorded on the record (see voidUnlessRecorded). */
   chargeRecorded(reference: string): Promise<boolean>;
+}
+
+/** A hold taken in a step of its own (a link's use; a payment's lease is taken by the call that reads it). */
+export interface TakeableHold extends AttemptHold {
+  /** Throws the refusal when the record cannot be held (someone else is paying, no use left). */
+  take(): Promise<void>;
 }
 
 export interface IdempotencyScope {
@@ -225,13 +233,37 @@ async function keepRefusal(ctx: AppContext, sink: RefusalSink, error: unknown, s
   await sink(error, source).catch((sinkError: unknown) => ctx.log.warn({ err: sinkError }, 'could not keep a refused payment attempt'));
 }
 
+/** A card attempt opened: the key's first answer to replay, or the record held for this attempt. */
+export type OpenedAttempt<A> = { kind: 'replay'; answer: A } | { kind: 'held'; target: Collectible<A>; hold: AttemptHold };
+
 export interface CardCollect<A> {
   idempotency: IdempotencyScope;
   card: CheckedCard;
   cvc: string;
-  /** Re-reads the record and throws what stops the attempt; answers what to collect and how to hold it. */
-  prepare(): Promise<{ target: Collectible<A>; hold: AttemptHold }>;
+  /**
+   * Opens the attempt: the key's earlier answer (`fingerprint` is the request's hash, the card
+   * in it only as an HMAC), then the record re-read, refused when it cannot be paid, and held.
+   * A payment does it in one database call (payment-collect.ts); `openInSteps` does it as three.
+   */
+  open(fingerprint: string): Promise<OpenedAttempt<A>>;
   refused: RefusalSink;
+}
+
+/**
+ * Opens a card attempt in three steps: the key's earlier answer, `prepare` (re-reads the
+ * record and throws what stops the attempt; answers what to collect and how to hold it), the hold.
+ */
+export async function openInSteps<A>(
+  ctx: AppContext,
+  scope: IdempotencyScope,
+  fingerprint: string,
+  prepare: () => Promise<{ target: Collectible<A>; hold: TakeableHold }>,
+): Promise<OpenedAttempt<A>> {
+  const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
+  if (earlier !== undefined) return { kind: 'replay', answer: earlier };
+  const { target, hold } = await prepare();
+  await hold.take();
+  return { kind: 'held', target, hold };
 }
 
 /**
@@ -262,10 +294,9 @@ export async function collectByCard<A>(ctx: AppContext, options: CardCollect<A>)
   const scope = options.idempotency;
   const fingerprint = requestHash(scope.route, { ...scope.body, number: undefined, cvc: undefined, card: cardMac });
   try {
-    const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
-    if (earlier !== undefined) return { answer: earlier, replayed: true };
-    const { target, hold } = await options.prepare();
-    await hold.take();
+    const opened = await options.open(fingerprint);
+    if (opened.kind === 'replay') return { answer: opened.answer, replayed: true };
+    const { target, hold } = opened;
     state.hold = hold;
     state.held = true;
     const { card } = options;
@@ -301,14 +332,28 @@ export async function collectByCard<A>(ctx: AppContext, options: CardCollect<A>)
   }
 }
 
+/** A wallet payment opened: the key's first answer to replay, or what to collect. */
+export type OpenedPayment<A> = { kind: 'replay'; answer: A } | { kind: 'ready'; target: Collectible<A> };
+
 export interface WalletCollect<A> {
   idempotency: IdempotencyScope;
   payer: WalletPayer;
   userId: string;
   tpin: string;
-  /** Re-reads the record and throws what stops the payment (before the TPIN is tried, so it costs no attempt). */
-  prepare(): Promise<Collectible<A>>;
+  /**
+   * The key's earlier answer (`fingerprint`: the request's hash, without the TPIN), then the
+   * record re-read and what stops the payment thrown (before the TPIN is tried, so it costs
+   * no attempt). A payment does it in one statement (payment-collect.ts); `prepareInSteps` in two.
+   */
+  open(fingerprint: string): Promise<OpenedPayment<A>>;
   refused: RefusalSink;
+}
+
+/** Opens a wallet payment in two steps: the key's earlier answer, then `prepare` (re-reads the record, throws what stops it). */
+export async function prepareInSteps<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: string, prepare: () => Promise<Collectible<A>>): Promise<OpenedPayment<A>> {
+  const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
+  if (earlier !== undefined) return { kind: 'replay', answer: earlier };
+  return { kind: 'ready', target: await prepare() };
 }
 
 /**
@@ -322,9 +367,9 @@ export async function collectByWallet<A>(ctx: AppContext, options: WalletCollect
   // The TPIN is left out of the stored request hash: a hash of a few digits is easily reversed.
   const fingerprint = requestHash(scope.route, { ...scope.body, tpin: undefined, userId });
   try {
-    const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
-    if (earlier !== undefined) return { answer: earlier, replayed: true };
-    const target = await options.prepare();
+    const opened = await options.open(fingerprint);
+    if (opened.kind === 'replay') return { answer: opened.answer, replayed: true };
+    const { target } = opened;
     await checkTpin(ctx.db, ctx.config.secretKey, payer.id, options.tpin, userId, payer);
     // The TPIN and operator locks are decided again in the call, under the account's row lock.
     return await post(ctx, scope, fingerprint, target, { kind: 'wallet', payer, userId });

@@ -120,7 +120,7 @@ export async function payPaymentRequestByWallet(
 export async function recordStandingLinkCharge(
   ctx: AppContext,
   linkId: string,
-  charge: StandingCharge & { amountCents: Cents; currency: string; billing: { name: string | null; email: string | null } },
+  charge: StandingCharge & { billing: { name: string | null; email: string | null } },
   idempotency: IdempotencyScope,
 ): Promise<{ transactionId: string; replayed: boolean }> {
   const { answer, replayed } = await recordCardCharge(ctx, {

@@ -2,7 +2,6 @@ import {
   asCents,
   centsToMajor,
   reconciliationMessages as rm,
-  type Cents,
   type MismatchAction,
   type ReconciliationMismatchesQueryInput,
   type ReconciliationMismatchView,
@@ -249,7 +248,7 @@ async function recordCharge(ctx: AppContext, row: MismatchRow, reason: string, o
   if (!record || record.status !== 'approved') throw conflict(rm.chargeNotStanding, 'charge_not_standing');
   const named = targetOf(record.merchantReference);
   if (!named) throw conflict(rm.notPayable('the charge names no payment'), 'charge_not_payable');
-  const charge: StandingCharge & { amountCents: Cents; currency: string } = {
+  const charge: StandingCharge & { amountCents: number; currency: string } = {
     reference: record.reference,
     card: { brand: record.card.brand ?? 'card', first6: record.card.first6, last4: record.card.last4, length: record.card.length, expiresIn: record.card.expiresIn },
     amountCents: record.amountCents,

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { AmountCents, CreateAccountInput, RegisterBody } from '@kestrel/shared';
+import type { CreateAccountInput, RegisterBody } from '@kestrel/shared';
 import { api, testServer } from './harness.ts';
 import { ensureOperator } from '../src/modules/operator/operator.service.ts';
 import { fundWallet } from './ledger-fixtures.ts';
@@ -104,7 +104,7 @@ export async function createAccount(user: TestUser, overrides: Partial<CreateAcc
 }
 
 /** Funds a wallet through the ledger (see fundWallet). */
-export async function fundAccount(accountId: string, cents: AmountCents): Promise<void> {
+export async function fundAccount(accountId: string, cents: number): Promise<void> {
   await fundWallet((await testServer()).db, accountId, cents);
 }
 
@@ -112,7 +112,7 @@ export async function fundAccount(accountId: string, cents: AmountCents): Promis
 export async function createHolder(fundCents = 0): Promise<{ user: TestUser; account: TestAccount }> {
   const user = await createUser();
   const account = await createAccount(user);
-  if (fundCents) await fundAccount(account.accountId, fundCents as AmountCents);
+  if (fundCents) await fundAccount(account.accountId, fundCents);
   return { user, account };
 }
 

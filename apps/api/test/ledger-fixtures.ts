@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
-import type { AmountCents } from '@kestrel/shared';
+import { asCents, negateCents } from '@kestrel/shared';
 import { inTransaction } from '../src/db/transaction.ts';
 import { testServer } from './harness.ts';
 import { openWalletLedgerAccount, postTransaction, SYSTEM_ACCOUNTS } from '../src/modules/ledger/ledger.service.ts';
@@ -43,16 +43,17 @@ export async function insertBareAccount(db: Db): Promise<string> {
 }
 
 /** Puts money into a wallet the way real money enters Kestrel: a ledger transaction from the funding system account. */
-export function fundWallet(db: Db, accountId: string, cents: AmountCents) {
+export function fundWallet(db: Db, accountId: string, cents: number) {
+  const amount = asCents(cents);
   return inTransaction(db, (trx) =>
     postTransaction(trx, {
       kind: 'funding',
       transactionFor: 'Test funding',
       currency: 'USD',
-      amountCents: cents,
+      amountCents: amount,
       postings: [
-        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -cents },
-        { party: { walletAccountId: accountId }, amountCents: cents },
+        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: negateCents(amount) },
+        { party: { walletAccountId: accountId }, amountCents: amount },
       ],
     }),
   );

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { amountCents } from './money-schema.ts';
-import { asCents, centsToDecimalString, centsToMajor, formatMoney, majorToCents, MAX_AMOUNT_CENTS, parseAmount } from './money.ts';
+import { addCents, asCents, centsToDecimalString, centsToMajor, formatMoney, majorToCents, MAX_AMOUNT_CENTS, multiplyCents, negateCents, parseAmount, subtractCents, sumCents } from './money.ts';
 
 describe('parseAmount', () => {
   it.each([
@@ -101,5 +101,22 @@ describe('majorToCents (amounts the API sends)', () => {
   it('refuses what is not whole cents', () => {
     expect(majorToCents(0.001)).toBeUndefined();
     expect(majorToCents(Number.NaN)).toBeUndefined();
+  });
+});
+
+describe('arithmetic on Cents', () => {
+  it('adds, subtracts, negates, multiplies and sums whole cents', () => {
+    expect(addCents(asCents(1250), asCents(51))).toBe(1301);
+    expect(subtractCents(asCents(2550), asCents(2600))).toBe(-50);
+    expect(negateCents(asCents(1999))).toBe(-1999);
+    expect(multiplyCents(asCents(1999), 3)).toBe(5997);
+    expect(sumCents([asCents(-2550), asCents(2499), asCents(51)])).toBe(0);
+    expect(sumCents([])).toBe(0);
+  });
+
+  it('refuses a result past the safe integer range and a quantity that is not whole', () => {
+    expect(() => addCents(asCents(Number.MAX_SAFE_INTEGER), asCents(1))).toThrow(RangeError);
+    expect(() => multiplyCents(MAX_AMOUNT_CENTS, 1_000_000)).toThrow(RangeError);
+    expect(() => multiplyCents(asCents(100), 1.5)).toThrow(/Not a whole quantity/);
   });
 });

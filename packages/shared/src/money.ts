@@ -7,17 +7,14 @@ import { CURRENCIES, CURRENCY_PREFIX, type Currency } from './constants.ts';
  */
 declare const centsBrand: unique symbol;
 /**
- * An integer number of cents. Branded so a major-unit number (12.5) cannot be passed where
- * cents are meant: a value becomes `Cents` only through `parseAmount`/`amountCents` (exact
- * decimal parsing) or `asCents` (an integer that already is cents, e.g. a bigint column).
+ * An integer number of cents, signed (a posting that takes money is negative cents). Branded
+ * so a plain or major-unit number (12.5) cannot be passed where cents are meant: a value
+ * becomes `Cents` only through `parseAmount`/`amountCents` (exact decimal parsing, in the
+ * contracts), `asCents` (an integer that already is cents, e.g. a bigint column) or the
+ * arithmetic below. The type runs from the contract through the fees to the ledger's postings
+ * and the money functions' wrappers.
  */
 export type Cents = number & { readonly [centsBrand]: 'Cents' };
-/**
- * Integer cents inside the ledger's own arithmetic (sums, negated postings, bigint columns).
- * Every `Cents` is one; turn one back into `Cents` with `asCents` before converting it to
- * major units or formatting it.
- */
-export type AmountCents = number;
 
 /** An integer that already counts cents (a database column, a sum of cents) as `Cents`. */
 export function asCents(value: number | bigint | string): Cents {
@@ -25,6 +22,25 @@ export function asCents(value: number | bigint | string): Cents {
   if (!Number.isSafeInteger(n)) throw new RangeError(`Not a whole number of cents: ${String(value)}`);
   return n as Cents;
 }
+
+/*
+ * Arithmetic on cents that stays `Cents` (`a + b` on two branded numbers is a plain number).
+ * Each result is checked to be a safe integer, like `asCents`.
+ */
+export const addCents = (a: Cents, b: Cents): Cents => asCents(a + b);
+export const subtractCents = (a: Cents, b: Cents): Cents => asCents(a - b);
+export const negateCents = (a: Cents): Cents => asCents(-a);
+/** `a` taken `times` times (a unit price by a whole quantity). */
+export const multiplyCents = (a: Cents, times: number): Cents => {
+  if (!Number.isSafeInteger(times)) throw new RangeError(`Not a whole quantity: ${String(times)}`);
+  return asCents(a * times);
+};
+export const sumCents = (values: Iterable<Cents>): Cents => {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return asCents(sum);
+};
+export const ZERO_CENTS = asCents(0);
 
 /** Largest amount we accept: keeps every sum well inside Number.MAX_SAFE_INTEGER and bigint columns. */
 export const MAX_AMOUNT_CENTS = asCents(1_000_000_000_00); // one billion major units

@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { AmountCents } from '@kestrel/shared';
+import { asCents, negateCents } from '@kestrel/shared';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { postTransaction, SYSTEM_ACCOUNTS } from '../../src/modules/ledger/ledger.service.ts';
@@ -51,7 +51,7 @@ const secretKey = 'failover-test-'.padEnd(64, 'k');
 const CLIENTS = 16;
 const OPENING_CENTS = 1_000_000;
 /** What every account pays on a gateway payment (fixed 0, percentage 2: README, fees). */
-const feeOf = (cents: number) => gatewayFeeCents(cents as AmountCents, 0, '2.00');
+const feeOf = (cents: number) => gatewayFeeCents(asCents(cents), asCents(0), '2.00');
 /** A lost primary must be replaced within this; README "How fast a lost primary is replaced". */
 const LOST_MACHINE_BUDGET_S = 15;
 /** A request not acknowledged after this is a failure of the test. */
@@ -273,15 +273,16 @@ async function createHolder(baseUrl: string, db: Db): Promise<Holder> {
 
 /** Money enters as it does in the product: a ledger transaction from the funding system account. */
 function fund(db: Db, accountId: string, cents: number) {
+  const amount = asCents(cents);
   return inTransaction(db, (trx) =>
     postTransaction(trx, {
       kind: 'funding',
       transactionFor: 'Failover test funding',
       currency: 'USD',
-      amountCents: cents as AmountCents,
+      amountCents: amount,
       postings: [
-        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -cents as AmountCents },
-        { party: { walletAccountId: accountId }, amountCents: cents as AmountCents },
+        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: negateCents(amount) },
+        { party: { walletAccountId: accountId }, amountCents: amount },
       ],
     }),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { asCents, parseAmount, type Cents } from '../money.ts';
+import { multiplyCents, parseAmount, type Cents } from '../money.ts';
 import { withExample } from '../contract-examples.ts';
 
 /*
@@ -81,18 +81,26 @@ const invoiceFields = {
 /** The optional due date, YYYY-MM-DD; null or absent is none. */
 const dueDate = z.string({ error: invoiceMessages.dueDateInvalid }).trim().refine(isCalendarDate, invoiceMessages.dueDateInvalid);
 
-/** The exact total in cents, or undefined when the inputs are not valid. */
-export function invoiceTotalCents(unitPriceValue: string | number, quantityValue: number): Cents | undefined {
-  const parsed = parseAmount(unitPriceValue);
-  if (!parsed.ok || !Number.isSafeInteger(quantityValue)) return undefined;
-  const total = parsed.cents * quantityValue;
-  return Number.isSafeInteger(total) ? asCents(total) : undefined;
+/** unit price × quantity in cents, or undefined past the safe integer range. */
+function totalOf(unitPriceCents: Cents, quantity: number): Cents | undefined {
+  return Number.isSafeInteger(quantity) && Number.isSafeInteger(unitPriceCents * quantity) ? multiplyCents(unitPriceCents, quantity) : undefined;
 }
 
+/** The exact total in cents of a unit price as typed (major units), or undefined when the inputs are not valid. */
+export function invoiceTotalCents(unitPriceValue: string | number, quantityValue: number): Cents | undefined {
+  const parsed = parseAmount(unitPriceValue);
+  return parsed.ok ? totalOf(parsed.cents, quantityValue) : undefined;
+}
+
+/**
+ * A total over INVOICE_TOTAL_MAX_CENTS, or past the safe integer range, is refused on the
+ * quantity; judged when the price parses and the quantity is a whole number.
+ */
 const totalWithinLimit = (value: { unit_price: string | number; quantity: unknown }, ctx: z.RefinementCtx) => {
-  if (typeof value.quantity !== 'number') return;
-  const total = invoiceTotalCents(value.unit_price, value.quantity);
-  if (total !== undefined && total > INVOICE_TOTAL_MAX_CENTS) {
+  const price = parseAmount(value.unit_price);
+  if (!price.ok || typeof value.quantity !== 'number' || !Number.isSafeInteger(value.quantity)) return;
+  const total = totalOf(price.cents, value.quantity);
+  if (total === undefined || total > INVOICE_TOTAL_MAX_CENTS) {
     ctx.addIssue({ code: 'custom', path: ['quantity'], message: invoiceMessages.totalTooLarge });
   }
 };
@@ -108,7 +116,16 @@ export const createInvoiceBody = z
     userId: z.string().optional(),
   })
   .strict()
-  .superRefine(totalWithinLimit);
+  .superRefine(totalWithinLimit)
+  // The unit price is parsed here, once, into `Cents` (a transform runs only on a body without issues).
+  .transform((value, context) => {
+    const price = parseAmount(value.unit_price);
+    if (!price.ok) {
+      context.addIssue({ code: 'custom', path: ['unit_price'], message: invoiceMessages.unitPriceMin });
+      return z.NEVER;
+    }
+    return { ...value, unit_price: price.cents };
+  });
 export type CreateInvoiceInput = z.input<typeof createInvoiceBody>;
 export type CreateInvoiceBody = z.output<typeof createInvoiceBody>;
 

@@ -1,4 +1,4 @@
-import { webPayBody } from '@kestrel/shared';
+import { asCents, webPayBody } from '@kestrel/shared';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -67,7 +67,7 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
   });
   // The gateway guard reads the owner's fee settings with the store; the demo calls the service directly.
   const fees = await ctx.db.selectFrom('accounts').select(['gatewayFeeFixedCents', 'gatewayFeePercent']).where('id', '=', bob.id).executeTakeFirstOrThrow();
-  const gateway = { id: store.id, storeId, accountId: bob.id, storeName: DEMO_STORE_NAME, callbackUrl, storeKey, ...fees };
+  const gateway = { id: store.id, storeId, accountId: bob.id, storeName: DEMO_STORE_NAME, callbackUrl, storeKey, gatewayFeeFixedCents: asCents(fees.gatewayFeeFixedCents), gatewayFeePercent: fees.gatewayFeePercent };
   const customer = { currency: 'USD' as const, customerName: 'Carol Rider', customerEmail: 'carol@example.com', customerPhone: '+15550100003', customerAddress: '9 Pedal Road, Austin', cancelUrl: 'https://bobs-bikes.example/cart' };
   const card = (number: string) => ({ type: 'card' as const, number, expiresIn: '12/34', cvc: '123' });
   const payments: { orderId: string; productName: string; amount: number; cards: string[] }[] = [

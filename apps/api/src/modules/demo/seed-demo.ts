@@ -1,4 +1,4 @@
-import { asCents, createAccountBody, formatMoney, type AmountCents, type CreateAccountInput } from '@kestrel/shared';
+import { asCents, createAccountBody, formatMoney, negateCents, type Cents, type CreateAccountInput } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -16,7 +16,7 @@ interface DemoHolder {
   lastName: string;
   email: string;
   contactNumber: string;
-  openingBalanceCents: AmountCents;
+  openingBalanceCents: Cents;
   account: Omit<CreateAccountInput, 'users' | 'balance' | 'gatewayFee' | 'paymentRequestFee'>;
 }
 
@@ -26,7 +26,7 @@ export const DEMO_HOLDERS: readonly DemoHolder[] = [
     lastName: 'Carter',
     email: 'alice@example.com',
     contactNumber: '+15550100001',
-    openingBalanceCents: 500000,
+    openingBalanceCents: asCents(500000),
     account: {
       accountType: 'personal',
       accountHolderName: 'Alice Carter',
@@ -46,7 +46,7 @@ export const DEMO_HOLDERS: readonly DemoHolder[] = [
     lastName: 'Nguyen',
     email: 'bob@example.com',
     contactNumber: '+15550100002',
-    openingBalanceCents: 250000,
+    openingBalanceCents: asCents(250000),
     account: {
       accountType: 'business',
       accountHolderName: 'Bob Nguyen',
@@ -119,7 +119,7 @@ export async function seedDemo(db: Db, secretKey?: string): Promise<DemoLogin[] 
         currency: 'USD',
         amountCents: holder.openingBalanceCents,
         postings: [
-          { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -holder.openingBalanceCents },
+          { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: negateCents(holder.openingBalanceCents) },
           { party: { walletAccountId: account._id }, amountCents: holder.openingBalanceCents },
         ],
       });
@@ -129,7 +129,7 @@ export async function seedDemo(db: Db, secretKey?: string): Promise<DemoLogin[] 
         tpin: DEMO_TPIN,
         accountNumber: account.accountNumber,
         userName: account.userName,
-        balance: formatMoney(asCents(holder.openingBalanceCents), 'USD'),
+        balance: formatMoney(holder.openingBalanceCents, 'USD'),
       });
     }
     return logins;

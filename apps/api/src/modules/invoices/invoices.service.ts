@@ -1,7 +1,7 @@
-import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
+import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, multiplyCents, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -42,9 +42,8 @@ function assertCaller(callerId: string, userId: string | undefined): void {
 /** POST /data/v1/invoice/create. */
 export async function createInvoice(ctx: AppContext, callerId: string, body: CreateInvoiceBody): Promise<InvoiceView> {
   assertCaller(callerId, body.userId);
-  const parsed = parseAmount(body.unit_price);
-  if (!parsed.ok) throw badRequest(invoiceMessages.unitPriceMin, { unit_price: invoiceMessages.unitPriceMin });
-  const unitPriceCents = parsed.cents;
+  // The contract parsed the unit price into cents and refused a total past its limit.
+  const unitPriceCents = body.unit_price;
   const row = await inTransaction(ctx.db, async (trx) => {
     const invoiceNumber = await nextInvoiceNumber(trx, callerId);
     return insertInvoice(trx, {
@@ -56,7 +55,7 @@ export async function createInvoice(ctx: AppContext, callerId: string, body: Cre
       receiverName: body.reciver,
       unitPriceCents,
       quantity: body.quantity,
-      totalCents: unitPriceCents * body.quantity,
+      totalCents: multiplyCents(unitPriceCents, body.quantity),
       details: body.details,
       dueDate: body.dueDate ?? null,
     });

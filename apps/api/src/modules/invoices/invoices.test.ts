@@ -84,6 +84,9 @@ describe('invoices on the data host', () => {
       [{ quantity: '' }, 'Must be at least 1'],
       [{ quantity: 1_000_001 }, 'Quantity is too large'],
       [{ unit_price: 999_999, quantity: 1_000_000 }, 'The total price is too large'],
+      // A total past 2^53 cents (10^17 here) was let through once, its product no longer a safe integer.
+      [{ unit_price: 1_000_000_000, quantity: 1_000_000 }, 'The total price is too large'],
+      [{ unit_price: '99999999.99', quantity: 1_000_000 }, 'The total price is too large'],
       [{ details: '' }, 'Details are required'],
     ];
     for (const [overrides, message] of cases) {

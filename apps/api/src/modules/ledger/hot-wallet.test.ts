@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { asCents } from '@kestrel/shared';
 import { describe, expect, inject, it } from 'vitest';
 import { api, testDatabase } from '../../../test/harness.ts';
 import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
@@ -52,10 +53,10 @@ function move(db: Db, from: string, to: string, cents: number) {
       kind: 'transfer',
       transactionFor: 'Test transfer',
       currency: 'USD',
-      amountCents: cents,
+      amountCents: asCents(cents),
       postings: [
-        { party: { walletAccountId: from }, amountCents: -cents },
-        { party: { walletAccountId: to }, amountCents: cents },
+        { party: { walletAccountId: from }, amountCents: asCents(-cents) },
+        { party: { walletAccountId: to }, amountCents: asCents(cents) },
       ],
     }),
   );
@@ -185,10 +186,10 @@ describe('a hot wallet: many pay it at once while it pays out', () => {
         kind: 'transfer',
         transactionFor: 'Test transfer',
         currency: 'USD',
-        amountCents: 100,
+        amountCents: asCents(100),
         postings: [
-          { party: { walletAccountId: hot }, amountCents: -100 },
-          { party: { walletAccountId: other }, amountCents: 100 },
+          { party: { walletAccountId: hot }, amountCents: asCents(-100) },
+          { party: { walletAccountId: other }, amountCents: asCents(100) },
         ],
       });
       debitHolds();
@@ -205,10 +206,10 @@ describe('a hot wallet: many pay it at once while it pays out', () => {
             kind: 'payment',
             transactionFor: 'Test payment',
             currency: 'USD',
-            amountCents: 40,
+            amountCents: asCents(40),
             postings: [
-              { party: { system: SYSTEM_ACCOUNTS.cardClearing }, amountCents: -40 },
-              { party: { walletAccountId: hot }, amountCents: 40 },
+              { party: { system: SYSTEM_ACCOUNTS.cardClearing }, amountCents: asCents(-40) },
+              { party: { walletAccountId: hot }, amountCents: asCents(40) },
             ],
           }),
         ),

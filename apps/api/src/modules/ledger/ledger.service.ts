@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MAX_AMOUNT_CENTS, type AmountCents, type Currency } from '@kestrel/shared';
+import { asCents, MAX_AMOUNT_CENTS, type Cents, type Currency } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
@@ -39,8 +39,8 @@ export type LedgerParty = { walletAccountId: string } | { system: SystemAccountC
 
 export interface Posting {
   party: LedgerParty;
-  /** Positive adds to the party's balance, negative takes from it. */
-  amountCents: AmountCents;
+  /** Positive adds to the party's balance, negative takes from it (`negateCents`). Only `Cents`: a plain number does not type-check. */
+  amountCents: Cents;
 }
 
 export interface LedgerTransactionInput {
@@ -49,8 +49,8 @@ export interface LedgerTransactionInput {
   transactionFor: string;
   currency: Currency;
   /** The headline amount of the movement (what the sender sent), in cents. */
-  amountCents: AmountCents;
-  feeCents?: AmountCents;
+  amountCents: Cents;
+  feeCents?: Cents;
   createdBy?: string | null;
   metadata?: Record<string, unknown>;
   postings: Posting[];
@@ -167,7 +167,7 @@ export interface PostOptions {
 
 export interface PostedMovement extends PostedTransaction {
   /** Each wallet account's balance in the transaction's currency after this movement, by wallet account id. */
-  balancesAfter: Map<string, AmountCents>;
+  balancesAfter: Map<string, Cents>;
 }
 
 type PartyKey = string;
@@ -269,24 +269,24 @@ export async function postTransaction(trx: Trx, input: LedgerTransactionInput, o
       await sql`SELECT ledger_credit(${ledgerAccountId}::bigint, ${delta}::bigint)`.execute(trx);
     }
   }
-  const balancesAfter = new Map<string, AmountCents>();
+  const balancesAfter = new Map<string, Cents>();
   if (changed.length > 0) {
     const { rows } = await sql<{ id: number; balance: number }>`
       SELECT id, ledger_balance(id) AS balance FROM unnest(${changed.map(([id]) => id)}::bigint[]) AS t(id)`.execute(trx);
     const balanceOf = new Map(rows.map((row) => [Number(row.id), row.balance]));
-    for (const [ledgerAccountId, { walletAccountId }] of changed) balancesAfter.set(walletAccountId, balanceOf.get(ledgerAccountId) ?? 0);
+    for (const [ledgerAccountId, { walletAccountId }] of changed) balancesAfter.set(walletAccountId, asCents(balanceOf.get(ledgerAccountId) ?? 0));
   }
 
   return { ...transaction, balancesAfter };
 }
 
 /** A wallet account's balances, one per currency it holds. */
-export async function walletBalances(db: Db | Trx, walletAccountId: string): Promise<{ currency: string; amountCents: number }[]> {
+export async function walletBalances(db: Db | Trx, walletAccountId: string): Promise<{ currency: string; amountCents: Cents }[]> {
   const rows = await db
     .selectFrom('walletBalances')
     .select(['currency', 'balanceCents'])
     .where('accountId', '=', walletAccountId)
     .orderBy('currency')
     .execute();
-  return rows.map((row) => ({ currency: row.currency, amountCents: row.balanceCents }));
+  return rows.map((row) => ({ currency: row.currency, amountCents: asCents(row.balanceCents) }));
 }

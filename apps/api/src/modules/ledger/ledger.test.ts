@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
+import { asCents } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../../test/harness.ts';
 import { fundWallet, insertBareAccount } from '../../../test/ledger-fixtures.ts';
@@ -23,12 +24,12 @@ async function move(from: string, to: string, cents: number, feeCents = 0) {
       kind: 'transfer',
       transactionFor: 'Test transfer',
       currency: 'USD',
-      amountCents: cents,
-      feeCents,
+      amountCents: asCents(cents),
+      feeCents: asCents(feeCents),
       postings: [
-        { party: { walletAccountId: from }, amountCents: -(cents + feeCents) },
-        { party: { walletAccountId: to }, amountCents: cents },
-        ...(feeCents > 0 ? [{ party: { system: SYSTEM_ACCOUNTS.feeRevenue }, amountCents: feeCents }] : []),
+        { party: { walletAccountId: from }, amountCents: asCents(-(cents + feeCents)) },
+        { party: { walletAccountId: to }, amountCents: asCents(cents) },
+        ...(feeCents > 0 ? [{ party: { system: SYSTEM_ACCOUNTS.feeRevenue }, amountCents: asCents(feeCents) }] : []),
       ],
     }),
   );
@@ -68,10 +69,10 @@ describe('ledger', () => {
             kind: 'transfer',
             transactionFor: 'Test transfer',
             currency: 'USD',
-            amountCents: cents,
+            amountCents: asCents(cents),
             postings: [
-              { party: { walletAccountId: a }, amountCents: -cents },
-              { party: { walletAccountId: b }, amountCents: cents },
+              { party: { walletAccountId: a }, amountCents: asCents(-cents) },
+              { party: { walletAccountId: b }, amountCents: asCents(cents) },
             ],
           },
           {
@@ -101,10 +102,10 @@ describe('ledger', () => {
           kind: 'broken',
           transactionFor: 'Broken',
           currency: 'USD',
-          amountCents: 100,
+          amountCents: asCents(100),
           postings: [
-            { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -100 },
-            { party: { walletAccountId: a }, amountCents: 99 },
+            { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: asCents(-100) },
+            { party: { walletAccountId: a }, amountCents: asCents(99) },
           ],
         }),
       ),

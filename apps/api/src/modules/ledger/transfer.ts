@@ -1,4 +1,4 @@
-import { TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS, type AmountCents, type Currency } from '@kestrel/shared';
+import { TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS, type Cents, type Currency } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
 import { newTransactionId } from './ledger.service.ts';
@@ -26,7 +26,7 @@ export interface LedgerTransferInput {
   macAccountId: string | undefined;
   idMac: string | undefined;
   currency: Currency;
-  amountCents: AmountCents;
+  amountCents: Cents;
   /** The amount as shown in the activities, e.g. "USD 10.00". */
   shownAmount: string;
   idempotencyKey: string | undefined;

@@ -1,8 +1,8 @@
 import {
-  asCents,
   centsToMajor,
   formatMoney,
   FOUR_EYES_FUNDING_ABOVE_CENTS,
+  negateCents,
   OPERATOR_DAILY_FUNDING_CAP_CENTS,
   type Cents,
   type Currency,
@@ -78,7 +78,7 @@ export async function creditWallet(
       createdBy: fourEyes?.requestedBy ?? executedBy,
       metadata: { to: account.accountNumber, reason: body.reason, ...(fourEyes ?? {}) },
       postings: [
-        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: asCents(-body.amount) },
+        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: negateCents(body.amount) },
         { party: { walletAccountId: account.id }, amountCents: body.amount },
       ],
     },
@@ -105,7 +105,7 @@ export async function creditWallet(
     },
   );
   const balance = posted.balancesAfter.get(account.id) ?? body.amount;
-  return { transactionId: posted.transactionId, accountId: account.id, currency: body.currency, amount: centsToMajor(body.amount), balance: centsToMajor(asCents(balance)) };
+  return { transactionId: posted.transactionId, accountId: account.id, currency: body.currency, amount: centsToMajor(body.amount), balance: centsToMajor(balance) };
 }
 
 export type FundOutcome = ({ outcome: 'funded' } & FundWalletResult) | { outcome: 'pending_approval'; approval: OperatorApprovalView };

@@ -28,8 +28,8 @@ import { findLink, holdUse, insertLinkError, linkChargeRecorded, releaseHold, sw
 export const linkNotFound = () => notFound(m.notFound, 'payment_request_not_found');
 export const feeTooHigh = () => badRequest(paymentMessages.feeTooHigh, undefined, 'fee_too_high');
 
-export function linkFeeOf(link: Pick<LinkRow, 'paymentRequestFeeFixedCents' | 'paymentRequestFeePercent'>, amountCents: number): Cents {
-  return asCents(gatewayFeeCents(amountCents, link.paymentRequestFeeFixedCents, link.paymentRequestFeePercent));
+export function linkFeeOf(link: Pick<LinkRow, 'paymentRequestFeeFixedCents' | 'paymentRequestFeePercent'>, amountCents: Cents): Cents {
+  return gatewayFeeCents(amountCents, asCents(link.paymentRequestFeeFixedCents), link.paymentRequestFeePercent);
 }
 
 export function isExpired(link: Pick<LinkRow, 'expiresAt'>, now = new Date()): boolean {

@@ -124,7 +124,7 @@ export async function payPaymentRequestByWallet(
 export async function recordStandingLinkCharge(
   ctx: AppContext,
   linkId: string,
-  charge: StandingCharge & { amountCents: number; currency: string; billing: { name: string | null; email: string | null } },
+  charge: StandingCharge & { billing: { name: string | null; email: string | null } },
   idempotency: IdempotencyScope,
 ): Promise<{ transactionId: string; replayed: boolean }> {
   const { answer, replayed } = await recordCardCharge(ctx, {
@@ -133,7 +133,7 @@ export async function recordStandingLinkCharge(
     prepare: async () => {
       const link = await payableLink(ctx, linkId);
       assertMethod(link, 'Card');
-      const amountCents = asCents(charge.amountCents);
+      const amountCents = charge.amountCents;
       let payable: boolean;
       try {
         payable = link.currency === charge.currency && payableAmount(link, amountCents) === amountCents;

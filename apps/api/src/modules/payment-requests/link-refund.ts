@@ -1,8 +1,8 @@
 import { asCents, asCurrency, type OperatorRefundBody, type OwnerRefundBody, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { assertNotOwnAccount, isUuid } from '../../http/ownership.ts';
+import { assertNotOwnAccount, holdsAccount, isUuid } from '../../http/ownership.ts';
 import { refund, type Refundable } from '../payments/collect/refund.ts';
-import { operatorAsk, ownerAsk, ownsAccount, paymentNotFound, userDisplayName } from '../payments/payment-refund.ts';
+import { operatorAsk, ownerAsk, paymentNotFound, userDisplayName } from '../payments/payment-refund.ts';
 import { refundsByRecord, refundView } from '../payments/refund-views.ts';
 
 /*
@@ -56,7 +56,7 @@ export function linkRefundable(row: LinkPaymentRecord): Refundable {
 }
 
 export async function refundLinkPaymentForOwner(ctx: AppContext, userId: string, row: LinkPaymentRecord, body: OwnerRefundBody, key: string | undefined) {
-  if (!(await ownsAccount(ctx, userId, row.accountId))) throw paymentNotFound();
+  if (!(await holdsAccount(ctx.db, userId, row.accountId))) throw paymentNotFound();
   return refund(ctx, linkRefundable(row), ownerAsk(ctx, userId, await userDisplayName(ctx, userId), row.accountId, row.id, body, key));
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { SANDBOX_TEST_CARDS, SANDBOX_UNKNOWN_CARD_MESSAGE, type AmountCents, type CardBrand, type Currency } from '@kestrel/shared';
+import { SANDBOX_TEST_CARDS, SANDBOX_UNKNOWN_CARD_MESSAGE, asCents, type Cents, type CardBrand, type Currency } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
 
 /** What a processor needs to charge a card; the caller forgets the number and CVC afterwards. */
@@ -10,7 +10,7 @@ export interface CardCharge {
   expMonth: number;
   expYear: number;
   cvc: string;
-  amountCents: AmountCents;
+  amountCents: Cents;
   currency: Currency;
   /**
    * What the money is for, kept by the processor with the charge (its settlement file lists
@@ -60,7 +60,7 @@ export interface SettlementRecord {
   /** A charge's `merchantReference`; a refund's refund id (the idempotency key Kestrel sent). */
   merchantReference: string | null;
   currency: string;
-  amountCents: number;
+  amountCents: Cents;
   status: 'approved' | 'voided' | 'refunded';
   card: { brand: string | null; first6: string | null; last4: string | null; length: number | null; expiresIn: string | null };
   billing: { name: string | null; email: string | null };
@@ -84,7 +84,7 @@ export interface CardProcessor {
    * processor's idempotency key: asking again about one refund (the recovery sweep after a
    * crash) answers the first outcome and never refunds twice.
    */
-  refund(reference: string, amountCents: AmountCents, refundId: string, currency: Currency): Promise<RefundOutcome>;
+  refund(reference: string, amountCents: Cents, refundId: string, currency: Currency): Promise<RefundOutcome>;
   /**
    * The processor's own records of one UTC day (`YYYY-MM-DD`), as its settlement file lists
    * them: what reconciliation matches with the ledger. A real processor's adapter reads its
@@ -200,7 +200,7 @@ export function createSandboxProcessor(db: Db, options: { name?: string } = {}):
         chargeReference: row.chargeReference,
         merchantReference: row.merchantReference,
         currency: row.currency,
-        amountCents: row.amountCents,
+        amountCents: asCents(row.amountCents),
         status: row.status,
         card: { brand: row.cardBrand, first6: row.cardFirst6, last4: row.cardLast4, length: row.cardLength, expiresIn: row.cardExpiresIn },
         billing: { name: row.billingName, email: row.billingEmail },

@@ -35,7 +35,7 @@ export function feeTooHigh(): AppError {
 }
 
 export function feeOf(payment: Pick<PaymentRow, 'amountCents' | 'gatewayFeeFixedCents' | 'gatewayFeePercent'>): Cents {
-  return asCents(gatewayFeeCents(payment.amountCents, payment.gatewayFeeFixedCents, payment.gatewayFeePercent));
+  return gatewayFeeCents(asCents(payment.amountCents), asCents(payment.gatewayFeeFixedCents), payment.gatewayFeePercent);
 }
 
 export function payloadOf(payment: PaymentRow, status: CallbackPayload['paymentStatus'], tnxId: string | null): CallbackPayload {

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
 
@@ -13,7 +14,7 @@ export interface PaymentCreateInput {
   accountId: string;
   orderId: string;
   currency: string;
-  amountCents: number;
+  amountCents: Cents;
   customerName: string;
   customerEmail: string;
   customerPhone: string;

@@ -41,11 +41,6 @@ export async function findGatewayPayment(ctx: AppContext, paymentId: string): Pr
   return isUuid(paymentId) ? findPayment(ctx.db, paymentId) : undefined;
 }
 
-/** Whether the user is one of the account's users (the payment's owner): the one ownership rule. */
-export async function ownsAccount(ctx: AppContext, userId: string, accountId: string): Promise<boolean> {
-  return holdsAccount(ctx.db, userId, accountId);
-}
-
 /** A user's name as a refund shows who made it. */
 export async function userDisplayName(ctx: AppContext, userId: string): Promise<string> {
   const user = await ctx.db.selectFrom('users').select(['firstName', 'lastName']).where('id', '=', userId).executeTakeFirst();
@@ -90,7 +85,7 @@ export function operatorAsk(operatorId: string, recordId: string, body: Operator
 
 /** The owner's gateway payment refund (the refunds module routes link payments to the link's side). */
 export async function refundGatewayForOwner(ctx: AppContext, userId: string, payment: PaymentRow, body: OwnerRefundBody, key: string | undefined) {
-  if (!(await ownsAccount(ctx, userId, payment.accountId))) throw paymentNotFound();
+  if (!(await holdsAccount(ctx.db, userId, payment.accountId))) throw paymentNotFound();
   return refund(ctx, gatewayRefundable(payment), ownerAsk(ctx, userId, await userDisplayName(ctx, userId), payment.accountId, payment.id, body, key));
 }
 

@@ -221,7 +221,7 @@ export async function payDirect(ctx: AppContext, store: GatewayStore, body: Dire
 export async function recordStandingPaymentCharge(
   ctx: AppContext,
   paymentId: string,
-  charge: StandingCharge & { amountCents: number; currency: string },
+  charge: StandingCharge,
   idempotency: IdempotencyScope,
 ): Promise<{ transactionId: string; replayed: boolean }> {
   const { answer, replayed } = await recordCardCharge(ctx, {

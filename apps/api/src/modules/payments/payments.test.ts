@@ -1,4 +1,4 @@
-import { MIN_PAYMENT_CENTS, paymentMessages } from '@kestrel/shared';
+import { asCents, MIN_PAYMENT_CENTS, paymentMessages } from '@kestrel/shared';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,11 +24,11 @@ beforeAll(async () => {
 
 describe('fees', () => {
   it('rounds the percentage half-up to the cent and adds the fixed part', () => {
-    expect(gatewayFeeCents(2550, 0, '2.00')).toBe(51);
-    expect(gatewayFeeCents(25, 0, '2.00')).toBe(1); // 0.5 cent rounds up
-    expect(gatewayFeeCents(24, 0, '2.00')).toBe(0); // 0.48 cent rounds down
-    expect(gatewayFeeCents(1000, 30, '2.90')).toBe(59);
-    expect(gatewayFeeCents(100_000_000_000, 0, '99.99')).toBe(99_990_000_000);
+    expect(gatewayFeeCents(asCents(2550), asCents(0), '2.00')).toBe(51);
+    expect(gatewayFeeCents(asCents(25), asCents(0), '2.00')).toBe(1); // 0.5 cent rounds up
+    expect(gatewayFeeCents(asCents(24), asCents(0), '2.00')).toBe(0); // 0.48 cent rounds down
+    expect(gatewayFeeCents(asCents(1000), asCents(30), '2.90')).toBe(59);
+    expect(gatewayFeeCents(asCents(100_000_000_000), asCents(0), '99.99')).toBe(99_990_000_000);
   });
 
   it('equals an independent exact computation for any amount and percentage (property)', () => {
@@ -40,7 +40,7 @@ describe('fees', () => {
         const quotient = numerator / 10000n;
         const remainder = numerator % 10000n;
         const expected = Number(remainder * 2n >= 10000n ? quotient + 1n : quotient) + fixed;
-        expect(gatewayFeeCents(amount, fixed, percentText)).toBe(expected);
+        expect(gatewayFeeCents(asCents(amount), asCents(fixed), percentText)).toBe(expected);
       }),
       { numRuns: 500 },
     );
@@ -293,7 +293,7 @@ describe('card payments', () => {
         const credit = (await walletCents(fresh.account.accountId)) - before;
         const row = await db.selectFrom('payments').select('feeCents').where('id', '=', paymentId).executeTakeFirstOrThrow();
         expect(credit + (row.feeCents ?? -1)).toBe(cents);
-        expect(row.feeCents).toBe(gatewayFeeCents(cents, 0, '2'));
+        expect(row.feeCents).toBe(gatewayFeeCents(asCents(cents), asCents(0), '2'));
       }),
       { numRuns: 12 },
     );

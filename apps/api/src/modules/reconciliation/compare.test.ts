@@ -1,3 +1,4 @@
+import { asCents } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
 import type { SettlementRecord } from '../payments/card-processor.ts';
 import { compare, targetOf, type CompareInput, type LedgerCharge } from './compare.ts';
@@ -12,7 +13,7 @@ const charge = (reference: string, at: string, overrides: Partial<SettlementReco
   chargeReference: null,
   merchantReference: `payment:${PAYMENT}`,
   currency: 'USD',
-  amountCents: 2550,
+  amountCents: asCents(2550),
   status: 'approved',
   card: { brand: 'visa', first6: '424242', last4: '4242', length: 16, expiresIn: '12/34' },
   billing: { name: null, email: null },
@@ -24,7 +25,7 @@ const booked = (reference: string, at: string): LedgerCharge => ({
   transactionId: `TX-${reference}`,
   reference,
   currency: 'USD',
-  amountCents: 2550,
+  amountCents: asCents(2550),
   createdAt: new Date(at),
   target: 'payment',
   recordId: PAYMENT,

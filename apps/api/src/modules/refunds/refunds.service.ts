@@ -1,9 +1,9 @@
 import { asCents, centsToMajor, type OperatorPaymentView, type OperatorRefundBody, type OwnerRefundBody, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
+import { holdsAccount } from '../../http/ownership.ts';
 import {
   findGatewayPayment,
   gatewayRefunds,
-  ownsAccount,
   paymentNotFound,
   refundGatewayForOperator,
   refundGatewayForOwner,
@@ -40,11 +40,11 @@ export async function refundForOperator(ctx: AppContext, operatorId: string, pay
 export async function listRefundsForOwner(ctx: AppContext, userId: string, paymentId: string): Promise<RefundView[]> {
   const payment = await findGatewayPayment(ctx, paymentId);
   if (payment) {
-    if (!(await ownsAccount(ctx, userId, payment.accountId))) throw paymentNotFound();
+    if (!(await holdsAccount(ctx.db, userId, payment.accountId))) throw paymentNotFound();
     return gatewayRefunds(ctx, payment);
   }
   const link = await findLinkPayment(ctx, paymentId);
-  if (link && (await ownsAccount(ctx, userId, link.accountId))) return linkPaymentRefunds(ctx, link);
+  if (link && (await holdsAccount(ctx.db, userId, link.accountId))) return linkPaymentRefunds(ctx, link);
   throw paymentNotFound();
 }
 

@@ -1,4 +1,4 @@
-import { paymentMessages } from '@kestrel/shared';
+import { asCents, paymentMessages, type Cents } from '@kestrel/shared';
 import type { FastifyRequest } from 'fastify';
 import { defineGuard } from '../../http/guards.ts';
 import { forbidden, unauthorized } from '../../http/errors.ts';
@@ -18,7 +18,7 @@ export interface GatewayStore {
   /** The store's current decrypted key, for signing (even when the call used the previous one); never logged or returned. */
   storeKey: string;
   /** The owner account's gateway fee settings (fixed cents, percentage as numeric text). */
-  gatewayFeeFixedCents: number;
+  gatewayFeeFixedCents: Cents;
   gatewayFeePercent: string;
 }
 
@@ -69,7 +69,7 @@ export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRe
     storeName: row.storeName,
     callbackUrl: row.callbackUrl,
     storeKey: actual,
-    gatewayFeeFixedCents: row.gatewayFeeFixedCents,
+    gatewayFeeFixedCents: asCents(row.gatewayFeeFixedCents),
     gatewayFeePercent: row.gatewayFeePercent,
   };
 });

@@ -1,3 +1,4 @@
+import type { Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
@@ -23,9 +24,24 @@ interface AuditInput {
   details: Record<string, unknown>;
 }
 
+/** A new withdrawal's columns (snake_case), its id made by the server. */
+export interface NewWithdrawalColumns {
+  id: string;
+  account_id: string;
+  requested_by: string;
+  currency: string;
+  amount_cents: Cents;
+  country: string;
+  bank_name: string;
+  branch_name: string | null;
+  account_type: string | null;
+  bank_account_number: string;
+  routing_number: string;
+  account_holder_name: string;
+}
+
 export interface WithdrawalRequestInput {
-  /** The row's columns (snake_case), its id made by the server. */
-  withdrawal: Record<string, unknown>;
+  withdrawal: NewWithdrawalColumns;
   transactionId: string;
   metadata: Record<string, unknown>;
   activity: { name: string; comment: string };
@@ -89,7 +105,7 @@ export interface WithdrawalMoveInput {
   /** The owner's account for a cancel (its locks are decided again, and it must own the withdrawal). */
   ownerAccountId: string | null;
   /** A completion without a four-eyes approval is refused from this amount. */
-  fourEyesFromCents: number | null;
+  fourEyesFromCents: Cents | null;
   /** A fail is refused while a payout request for the withdrawal awaits its decision. */
   checkOpenPayout: boolean;
   failureReason: string | null;

@@ -275,7 +275,7 @@ export async function moveWithdrawalIn(
     to: move.to,
     operatorId,
     ownerAccountId: null,
-    fourEyesFromCents: action === 'complete' && !approval ? FOUR_EYES_WITHDRAWAL_FROM_CENTS : null,
+    fourEyesFromCents: action === 'complete' && !approval ? asCents(FOUR_EYES_WITHDRAWAL_FROM_CENTS) : null,
     // An open payout request would otherwise outlive the withdrawal it asks to pay (its approval
     // could only answer 409): the checker refuses it first, and the record says who decided.
     checkOpenPayout: action === 'fail',

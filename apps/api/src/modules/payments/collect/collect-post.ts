@@ -1,3 +1,4 @@
+import type { Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../../db/database.ts';
 
@@ -17,8 +18,8 @@ export interface CollectPostInput {
   payerAccountId: string | null;
   payeeAccountId: string;
   currency: string;
-  amountCents: number;
-  feeCents: number;
+  amountCents: Cents;
+  feeCents: Cents;
   transactionId: string;
   ledgerKind: string;
   transactionFor: string;

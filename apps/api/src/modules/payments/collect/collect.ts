@@ -383,6 +383,9 @@ export async function collectByWallet<A>(ctx: AppContext, options: WalletCollect
 export interface StandingCharge {
   reference: string;
   card: CardOnRecord;
+  /** What the processor charged, as its record says (the record being paid must ask exactly this). */
+  amountCents: Cents;
+  currency: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { asCents, type Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../../db/database.ts';
 
@@ -12,7 +13,7 @@ export interface RefundPostInput {
   target: 'payment' | 'link';
   recordId: string;
   refundId: string;
-  amountCents: number;
+  amountCents: Cents;
   windowDays: number;
   destination: { type: 'wallet'; accountId: string; masked: string } | { type: 'card'; reference: string; masked: string };
   transactionId: string;
@@ -38,8 +39,8 @@ export type RefundPostKind =
   | 'insufficient_funds';
 
 export type RefundPostOutcome =
-  | { kind: 'ok' | 'replay'; refundId: string; remainingCents: number | null }
-  | { kind: 'exceeds_remaining'; remainingCents: number }
+  | { kind: 'ok' | 'replay'; refundId: string; remainingCents: Cents | null }
+  | { kind: 'exceeds_remaining'; remainingCents: Cents }
   | { kind: Exclude<RefundPostKind, 'ok' | 'replay' | 'exceeds_remaining'> };
 
 // The name changes with the text: a connection that prepared the old text under the old name keeps it.
@@ -77,12 +78,12 @@ export async function refundPost(db: Db, input: RefundPostInput): Promise<Refund
   );
   const row = rows[0];
   if (!row || !KINDS.has(row.kind)) throw new Error(`refund_post answered an unknown kind ${row?.kind}`);
-  const remainingCents = row.remaining === null ? null : Number(row.remaining);
+  const remainingCents = row.remaining === null ? null : asCents(row.remaining);
   if (row.kind === 'ok' || row.kind === 'replay') {
     if (!row.refundId) throw new Error(`refund_post answered ${row.kind} without a refund`);
     return { kind: row.kind, refundId: row.refundId, remainingCents };
   }
-  if (row.kind === 'exceeds_remaining') return { kind: 'exceeds_remaining', remainingCents: remainingCents ?? 0 };
+  if (row.kind === 'exceeds_remaining') return { kind: 'exceeds_remaining', remainingCents: remainingCents ?? asCents(0) };
   return { kind: row.kind as Exclude<RefundPostKind, 'ok' | 'replay' | 'exceeds_remaining'> };
 }
 

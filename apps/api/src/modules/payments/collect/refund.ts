@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { asCents, asCurrency, formatMoney, REFUND_ERROR_CODES, REFUND_WINDOW_DAYS, refundMessages, type Cents, type Currency, type RefundInitiator, type RefundView } from '@kestrel/shared';
+import { asCents, asCurrency, formatMoney, REFUND_ERROR_CODES, REFUND_WINDOW_DAYS, refundMessages, subtractCents, type Cents, type Currency, type RefundInitiator, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../../context.ts';
 import { AppError, badRequest, conflict } from '../../../http/errors.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
@@ -116,7 +116,7 @@ export async function refund(ctx: AppContext, target: Refundable, ask: RefundAsk
   if (!target.paid || target.paidLedgerTransactionId === null) throw refundErrors.notRefundable();
   if (ask.currency !== undefined && ask.currency.toUpperCase() !== target.currency) throw refundErrors.currencyMismatch(target.currency);
   if (target.paidAt && target.paidAt.getTime() < Date.now() - REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000) throw refundErrors.windowClosed();
-  const remaining = asCents(target.amountCents - target.refundReservedCents);
+  const remaining = subtractCents(target.amountCents, target.refundReservedCents);
   const amountCents = ask.amountCents ?? remaining;
   if (remaining <= 0 || amountCents > remaining) throw refundErrors.exceedsRemaining(remaining, target.currency);
   const destination = await destinationOf(ctx, target);

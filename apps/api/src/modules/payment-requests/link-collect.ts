@@ -14,7 +14,7 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
-import { WALLET_BRAND, type Collectible, type TakeableHold, type RefusalSink } from '../payments/collect/collect.ts';
+import { WALLET_BRAND, type AttemptHold, type Collectible, type RefusalSink } from '../payments/collect/collect.ts';
 import { gatewayFeeCents } from '../payments/fees.ts';
 import { findLink, holdUse, insertLinkError, linkChargeRecorded, releaseHold, sweepExpiredHolds, type LinkRow } from './payment-requests.repository.ts';
 
@@ -169,7 +169,7 @@ export function linkCollectible(link: LinkRow, payBody: LinkPayBody, amountCents
  * next attempt that finds no free use sweeps expired holds and tries again). Past the link's
  * hourly decline cap the attempt is refused 429 before the card is charged.
  */
-export function linkUseHold(ctx: AppContext, linkId: string): TakeableHold & { holdId: () => string | undefined } {
+export function linkUseHold(ctx: AppContext, linkId: string): AttemptHold & { take(): Promise<void>; holdId: () => string | undefined } {
   let holdId: string | undefined;
   const expiry = () => new Date(Date.now() + CARD_ATTEMPT_HOLD_SECONDS * 1000);
   return {

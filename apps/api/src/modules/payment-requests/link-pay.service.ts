@@ -3,9 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { checkCard } from '../payments/card-input.ts';
-import { collectByCard, collectByWallet, openInSteps, prepareInSteps, recordCardCharge, type IdempotencyScope, type StandingCharge } from '../payments/collect/collect.ts';
-import { feeTooHigh, linkCollectible, linkFeeOf, linkNotFound, linkRefusals, linkUseHold, payableLink } from './link-collect.ts';
-import { findLinkByUrlId, type LinkRow } from './payment-requests.repository.ts';
+import { collectByCard, collectByWallet, recordCardCharge, type IdempotencyScope, type StandingCharge } from '../payments/collect/collect.ts';
+import { replayOf } from '../../http/idempotency.ts';
+import { feeTooHigh, linkCollectible, linkFeeOf, linkNotFound, linkRefusals, linkUseHold, payableLink, refusalOf, type LinkPaid } from './link-collect.ts';
+import { findLinkForAttempt, type LinkRow } from './payment-requests.repository.ts';
 
 /*
  * Paying a payment-request link: by card (public: whoever holds the link) or from a Kestrel
@@ -13,12 +14,6 @@ import { findLinkByUrlId, type LinkRow } from './payment-requests.repository.ts'
  * amount, card) is refused before anything is stored; refusals of an attempt land in the
  * link's 'Failed' tab with the source masked.
  */
-
-async function linkByUrlIdOr404(ctx: AppContext, pRequestUrlId: string): Promise<LinkRow> {
-  const link = await findLinkByUrlId(ctx.db, pRequestUrlId);
-  if (!link) throw linkNotFound();
-  return link;
-}
 
 /** The amount a payer may pay: exactly a fixed link's amount, or within a custom link's range. */
 function payableAmount(link: LinkRow, amount: Cents): Cents {
@@ -41,11 +36,24 @@ function assertMethod(link: LinkRow, method: PaymentMethod): void {
 }
 
 /** The link re-read as the attempt starts: refused when it takes no payment now, or when the fee would take the whole amount. */
-async function feeFor(ctx: AppContext, linkId: string, amountCents: Cents): Promise<Cents> {
-  const fresh = await payableLink(ctx, linkId);
-  const fee = linkFeeOf(fresh, amountCents);
+/** The fee of a payment into the link as read: refused when the link takes no payment now, or when the fee would take the whole amount. */
+function payableFee(link: LinkRow, amountCents: Cents): Cents {
+  const refusal = refusalOf(link);
+  if (refusal) throw refusal;
+  const fee = linkFeeOf(link, amountCents);
   if (fee >= amountCents) throw feeTooHigh();
   return fee;
+}
+
+async function feeFor(ctx: AppContext, linkId: string, amountCents: Cents): Promise<Cents> {
+  return payableFee(await payableLink(ctx, linkId), amountCents);
+}
+
+/** The link and the Idempotency-Key's earlier use in one read (findLinkForAttempt), or 404. */
+async function linkForAttemptOr404(ctx: AppContext, pRequestUrlId: string, key: { caller?: string; key: string | undefined }) {
+  const read = await findLinkForAttempt(ctx.db, pRequestUrlId, key);
+  if (!read) throw linkNotFound();
+  return read;
 }
 
 /**
@@ -56,21 +64,22 @@ async function feeFor(ctx: AppContext, linkId: string, amountCents: Cents): Prom
  * gives the hold back (and voids the charge); a crash leaves a hold that expires.
  */
 export async function payPaymentRequestByCard(ctx: AppContext, pRequestUrlId: string, body: PayPaymentRequestByCardBody, idempotencyKey: string | undefined) {
-  const link = await linkByUrlIdOr404(ctx, pRequestUrlId);
+  const { link, earlier } = await linkForAttemptOr404(ctx, pRequestUrlId, { key: idempotencyKey });
   assertMethod(link, 'Card');
   const amountCents = payableAmount(link, body.amount);
   const card = checkCard(body);
   const hold = linkUseHold(ctx, link.id);
-  const idempotency: IdempotencyScope = { caller: `payment-request:${link.id}`, key: idempotencyKey, route: 'POST /v1/payment-request/card/complete-payment', body: { ...body, amount: amountCents } };
   return collectByCard(ctx, {
-    idempotency,
+    idempotency: { caller: `payment-request:${link.id}`, key: idempotencyKey, route: 'POST /v1/payment-request/card/complete-payment', body: { ...body, amount: amountCents } },
     card,
     cvc: body.cvc,
-    open: (fingerprint) =>
-      openInSteps(ctx, idempotency, fingerprint, async () => {
-        const fee = await feeFor(ctx, link.id, amountCents);
-        return { target: linkCollectible(link, { kind: 'card', body }, amountCents, fee, hold.holdId, ctx.db), hold };
-      }),
+    // The key's earlier answer came with the link; then the link as read is refused or its use held.
+    open: async (fingerprint) => {
+      if (earlier) return { kind: 'replay', answer: replayOf<LinkPaid>(earlier, fingerprint) };
+      const fee = payableFee(link, amountCents);
+      await hold.take();
+      return { kind: 'held', target: linkCollectible(link, { kind: 'card', body }, amountCents, fee, hold.holdId, ctx.db), hold };
+    },
     refused: linkRefusals(ctx, link.id),
   });
 }
@@ -89,26 +98,27 @@ export async function payPaymentRequestByWallet(
   idempotencyKey: string | undefined,
 ) {
   if (body.userId !== undefined && body.userId !== callerId) throw forbidden(m.userMismatch);
-  const link = await linkByUrlIdOr404(ctx, pRequestUrlId);
+  const { link, earlier } = await linkForAttemptOr404(ctx, pRequestUrlId, { caller: `user:${callerId}`, key: idempotencyKey });
   const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
   if (!payer) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
   assertMethod(link, 'Kestrel');
   const amountCents = payableAmount(link, body.amount);
   if (payer.id === link.accountId) throw badRequest(m.ownLink, undefined, 'own_link');
-  const idempotency: IdempotencyScope = {
-    caller: `user:${callerId}`,
-    key: idempotencyKey,
-    route: 'POST /v1/payment-request/kestrel/complete-payment',
-    body: { ...body, tpin: undefined, userId: callerId, amount: amountCents, paymentRequestId: link.id },
-  };
   return collectByWallet(ctx, {
-    idempotency,
+    idempotency: {
+      caller: `user:${callerId}`,
+      key: idempotencyKey,
+      route: 'POST /v1/payment-request/kestrel/complete-payment',
+      body: { ...body, tpin: undefined, userId: callerId, amount: amountCents, paymentRequestId: link.id },
+    },
     payer,
     userId: callerId,
     tpin: body.tpin,
     // Refused before the TPIN is tried, so a link that cannot be paid costs no attempt.
-    open: (fingerprint) =>
-      prepareInSteps(ctx, idempotency, fingerprint, async () => linkCollectible(link, { kind: 'wallet', body }, amountCents, await feeFor(ctx, link.id, amountCents), () => undefined, ctx.db)),
+    open: async (fingerprint) => {
+      if (earlier) return { kind: 'replay', answer: replayOf<LinkPaid>(earlier, fingerprint) };
+      return { kind: 'ready', target: linkCollectible(link, { kind: 'wallet', body }, amountCents, payableFee(link, amountCents), () => undefined, ctx.db) };
+    },
     refused: linkRefusals(ctx, link.id),
   });
 }

@@ -3,6 +3,7 @@ import { sql, type Expression } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { DECLINE_CODES } from '../payments/card-processor.ts';
+import { earlierUseColumn, earlierUseOf } from '../../http/idempotency.ts';
 import { heldBy } from '../../http/ownership.ts';
 
 const linkColumns = [
@@ -49,6 +50,22 @@ export function findLinkByUrlId(db: Db | Trx, pRequestUrlId: string) {
 }
 
 export type LinkRow = NonNullable<Awaited<ReturnType<typeof findLink>>>;
+
+/**
+ * A link by its public id with an Idempotency-Key's earlier use, in one statement (issue 21:
+ * a link payment read the link, then the key, then the link again). The key's caller is the
+ * link's own (`payment-request:<id>`: a card payer) unless one is given (a wallet payer's).
+ */
+export async function findLinkForAttempt(db: Db, pRequestUrlId: string, key: { caller?: string; key: string | undefined }) {
+  const caller = key.caller ?? sql<string>`'payment-request:' || payment_requests.id::text`;
+  const row = await linksWithAccount(db)
+    .select([earlierUseColumn(caller, key.key, 'request_hash').as('earlierRequestHash'), earlierUseColumn(caller, key.key, 'response_body').as('earlierBodyText')])
+    .where('paymentRequests.pRequestUrlId', '=', pRequestUrlId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { earlierRequestHash, earlierBodyText, ...link } = row;
+  return { link, earlier: earlierUseOf(earlierRequestHash, earlierBodyText) };
+}
 
 /** A link whose account the user is linked to (account_users), else undefined. */
 export function findOwnedLink(db: Db | Trx, userId: string, id: string) {

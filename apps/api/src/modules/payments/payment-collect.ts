@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import { idempotencyKeyReused } from '../../http/idempotency.ts';
+import { replayOf } from '../../http/idempotency.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { queueCallback } from '../callbacks/outbox.ts';
 import { callbackBody, signedRedirectUrl, type CallbackPayload } from '../callbacks/signing.ts';
@@ -165,7 +165,7 @@ export async function openPaymentAttempt(
     : undefined;
   if (!held) throw notFound(paymentMessages.notFound, 'payment_not_found');
   if (held.storeStatus === 'Suspended') throw storeSuspended();
-  if (held.earlier) return { kind: 'replay', answer: replayOf(held.earlier, fingerprint) };
+  if (held.earlier) return { kind: 'replay', answer: replayOf<CardPaymentAnswer>(held.earlier, fingerprint) };
   const { payment } = held;
   seen(payment);
   const hold = paymentLease(ctx, payment);
@@ -203,16 +203,10 @@ export async function openPaymentForWallet(
   const read = isUuid(paymentId) ? await readPaymentForAttempt(ctx.db, { paymentId, caller: scope.caller, key: scope.key }) : undefined;
   if (!read) throw notFound(paymentMessages.notFound, 'payment_not_found');
   if (read.storeStatus === 'Suspended') throw storeSuspended();
-  if (read.earlier) return { kind: 'replay', answer: replayOf(read.earlier, fingerprint) };
+  if (read.earlier) return { kind: 'replay', answer: replayOf<CardPaymentAnswer>(read.earlier, fingerprint) };
   seen(read.payment);
   assertPayable(read.payment);
   return { kind: 'ready', target: gatewayCollectible(ctx, read.payment, undefined) };
-}
-
-/** The key's first answer, or 422 when the key came with another request. */
-function replayOf(earlier: { requestHash: string; bodyText: string }, fingerprint: string): CardPaymentAnswer {
-  if (earlier.requestHash !== fingerprint) throw idempotencyKeyReused();
-  return JSON.parse(earlier.bodyText) as CardPaymentAnswer;
 }
 
 /** A payment's refused attempts: kept in its paymentErrors (masked source only); a declined card is also told to the store. */

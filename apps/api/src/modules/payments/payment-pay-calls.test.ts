@@ -11,7 +11,9 @@ import { recordStatements } from '../../../test/statements.ts';
  * counts and takes the attempt's lease; the card processor's own record of the charge; one
  * collect_post call. Paying it from a wallet is four (it was seven): the payer's account, the
  * payment with its store and the key's earlier answer, the TPIN's check, collect_post.
- * Counted at the driver, with the answers a payer sees unchanged.
+ * Paying a payment-request link by card is four (it was six): the link with the key's
+ * earlier answer, the held use, the processor's record, collect_post. Counted at the driver,
+ * with the answers a payer sees unchanged.
  */
 
 let store: TestStore;
@@ -135,5 +137,37 @@ describe('paying a payment from a wallet', () => {
     expect(own.response.body).toMatchObject({ code: 'own_store' });
     // Refused before the TPIN is tried: paying one's own store costs no attempt.
     expect(own.texts.filter((text) => text.includes('tpin_check(') || isCollectPost(text))).toEqual([]);
+  });
+});
+
+describe('paying a payment-request link by card', () => {
+  it('is four statements: the link with the key, the held use, the processor\'s record, collect_post; a replay is one', async () => {
+    const created = await api('POST', '/v1/payment-request/create', {
+      token: store.owner.token,
+      body: {
+        paymentPurpose: 'Guitar lessons',
+        tpin: store.account.tpin,
+        accountNumber: store.account.accountNumber,
+        amount: { type: 'fixed', currency: 'USD', value: 25.5 },
+        isUseLimit: false,
+        reference: 'INV-42',
+        paymentMethods: ['Card'],
+      },
+    });
+    expect(created.status).toBe(201);
+    const path = `/v1/payment-request/card/complete-payment/${created.body.data.pRequestURLId as string}`;
+    const body = { ...card(), email: 'visitor@example.test', amount: 25.5, cardHolderName: 'Vera Visitor' };
+    const paid = await counted(path, { headers: { 'idempotency-key': 'link-once' }, body });
+    expect(paid.response.status).toBe(200);
+    expect(paid.texts).toHaveLength(4);
+    expect(paid.texts[0]).toContain('FROM idempotency_keys k');
+    expect(processorRecord(paid.texts[2]!)).toBe(true);
+    expect(isCollectPost(paid.texts[3]!)).toBe(true);
+
+    const replay = await counted(path, { headers: { 'idempotency-key': 'link-once' }, body });
+    expect(replay.response.status).toBe(200);
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.response.body.data).toEqual(paid.response.body.data);
+    expect(replay.texts).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
+import { earlierUseColumn, earlierUseOf, type EarlierUse } from '../../http/idempotency.ts';
 import { asCents, centsToMajor, type PaymentListStatus } from '@kestrel/shared';
 import { DECLINE_CODES } from './card-processor.ts';
 
@@ -148,7 +149,7 @@ export interface PaymentAttemptRead {
   payment: PaymentRow;
   storeStatus: string;
   /** The idempotency key's stored request hash and answer, when the key was used before. */
-  earlier: { requestHash: string; bodyText: string } | undefined;
+  earlier: EarlierUse | undefined;
 }
 
 /** A card attempt's read, with whether its statement took the lease and the decline counts. */
@@ -164,12 +165,6 @@ interface AttemptKey {
   key: string | undefined;
 }
 
-/** The idempotency key's row, as a scalar subquery for one column. */
-const keyColumn = (key: AttemptKey, column: 'request_hash' | 'response_body') =>
-  sql<string | null>`(SELECT k.${sql.raw(column === 'response_body' ? 'response_body::text' : column)} FROM idempotency_keys k WHERE k.caller = ${key.caller} AND k.idempotency_key = ${key.key ?? null})`;
-
-const earlierOf = (requestHash: string | null, bodyText: string | null) => (requestHash !== null && bodyText !== null ? { requestHash, bodyText } : undefined);
-
 /**
  * An attempt's first read in one statement (issue 21: it was four): the payment with its
  * store (for the suspended store's refusal) and the idempotency key's earlier answer.
@@ -177,12 +172,12 @@ const earlierOf = (requestHash: string | null, bodyText: string | null) => (requ
  */
 export async function readPaymentForAttempt(db: Db, key: AttemptKey): Promise<PaymentAttemptRead | undefined> {
   const row = await paymentsWithStore(db)
-    .select(['stores.status as storeStatus', keyColumn(key, 'request_hash').as('earlierRequestHash'), keyColumn(key, 'response_body').as('earlierBodyText')])
+    .select(['stores.status as storeStatus', earlierUseColumn(key.caller, key.key, 'request_hash').as('earlierRequestHash'), earlierUseColumn(key.caller, key.key, 'response_body').as('earlierBodyText')])
     .where('payments.id', '=', key.paymentId)
     .executeTakeFirst();
   if (!row) return undefined;
   const { storeStatus, earlierRequestHash, earlierBodyText, ...payment } = row;
-  return { payment, storeStatus, earlier: earlierOf(earlierRequestHash, earlierBodyText) };
+  return { payment, storeStatus, earlier: earlierUseOf(earlierRequestHash, earlierBodyText) };
 }
 
 /**
@@ -219,8 +214,8 @@ export async function holdPaymentForCard(
     .select(paymentColumns)
     .select([
       'stores.status as storeStatus',
-      keyColumn(hold, 'request_hash').as('earlierRequestHash'),
-      keyColumn(hold, 'response_body').as('earlierBodyText'),
+      earlierUseColumn(hold.caller, hold.key, 'request_hash').as('earlierRequestHash'),
+      earlierUseColumn(hold.caller, hold.key, 'response_body').as('earlierBodyText'),
       sql<boolean>`EXISTS (SELECT 1 FROM leased)`.as('leased'),
       paymentDeclines.as('paymentDeclines'),
       storeDeclines.as('storeDeclines'),
@@ -229,7 +224,7 @@ export async function holdPaymentForCard(
     .executeTakeFirst();
   if (!row) return undefined;
   const { storeStatus, earlierRequestHash, earlierBodyText, leased, paymentDeclines: ofPayment, storeDeclines: ofStore, ...payment } = row;
-  return { payment, storeStatus, earlier: earlierOf(earlierRequestHash, earlierBodyText), leased, paymentDeclines: Number(ofPayment), storeDeclines: Number(ofStore) };
+  return { payment, storeStatus, earlier: earlierUseOf(earlierRequestHash, earlierBodyText), leased, paymentDeclines: Number(ofPayment), storeDeclines: Number(ofStore) };
 }
 
 /** Keeps a refused attempt on the payment (masked source only), with its code so declines can be counted. */

@@ -21,11 +21,10 @@ import { collectPost, type CollectPostKind } from './collect-post.ts';
  *   card: `open` — the idempotency key's earlier answer (the card enters the stored request
  *         hash only as an HMAC), the record re-read and refused if it cannot be paid (fee
  *         check), the hold taken: one database call for a payment (its lease, in
- *         payment-collect.ts), three steps for a link (`openInSteps`) — then the charge,
- *         outside any database transaction
- *   wallet: `open` — the key's earlier answer, the record re-read and refused (one statement
- *         for a payment, two steps for a link: `prepareInSteps`) — then the TPIN (counted,
- *         with lockout)
+ *         payment-collect.ts), two for a link (the link with the key, then a held use) —
+ *         then the charge, outside any database transaction
+ *   wallet: `open` — the key's earlier answer, read with the record in one statement, and
+ *         the record's refusals — then the TPIN (counted, with lockout)
  *   → one database call (`collect_post`, db/functions/collect_post.sql): the payer's TPIN
  *     and operator locks re-checked under its row lock (wallet), the record under its row
  *     lock, the ledger transaction with its three postings (source, payee less fee, fee
@@ -152,12 +151,6 @@ export interface AttemptHold {
   chargeRecorded(reference: string): Promise<boolean>;
 }
 
-/** A hold taken in a step of its own (a link's use; a payment's lease is taken by the call that reads it). */
-export interface TakeableHold extends AttemptHold {
-  /** Throws the refusal when the record cannot be held (someone else is paying, no use left). */
-  take(): Promise<void>;
-}
-
 export interface IdempotencyScope {
   caller: string;
   key: string | undefined;
@@ -243,27 +236,11 @@ export interface CardCollect<A> {
   /**
    * Opens the attempt: the key's earlier answer (`fingerprint` is the request's hash, the card
    * in it only as an HMAC), then the record re-read, refused when it cannot be paid, and held.
-   * A payment does it in one database call (payment-collect.ts); `openInSteps` does it as three.
+   * A payment does it in one database call (payment-collect.ts); a link reads the key with
+   * the link and then holds a use (link-pay.service.ts).
    */
   open(fingerprint: string): Promise<OpenedAttempt<A>>;
   refused: RefusalSink;
-}
-
-/**
- * Opens a card attempt in three steps: the key's earlier answer, `prepare` (re-reads the
- * record and throws what stops the attempt; answers what to collect and how to hold it), the hold.
- */
-export async function openInSteps<A>(
-  ctx: AppContext,
-  scope: IdempotencyScope,
-  fingerprint: string,
-  prepare: () => Promise<{ target: Collectible<A>; hold: TakeableHold }>,
-): Promise<OpenedAttempt<A>> {
-  const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
-  if (earlier !== undefined) return { kind: 'replay', answer: earlier };
-  const { target, hold } = await prepare();
-  await hold.take();
-  return { kind: 'held', target, hold };
 }
 
 /**
@@ -343,17 +320,10 @@ export interface WalletCollect<A> {
   /**
    * The key's earlier answer (`fingerprint`: the request's hash, without the TPIN), then the
    * record re-read and what stops the payment thrown (before the TPIN is tried, so it costs
-   * no attempt). A payment does it in one statement (payment-collect.ts); `prepareInSteps` in two.
+   * no attempt). A payment and a link each read the key with the record, in one statement.
    */
   open(fingerprint: string): Promise<OpenedPayment<A>>;
   refused: RefusalSink;
-}
-
-/** Opens a wallet payment in two steps: the key's earlier answer, then `prepare` (re-reads the record, throws what stops it). */
-export async function prepareInSteps<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: string, prepare: () => Promise<Collectible<A>>): Promise<OpenedPayment<A>> {
-  const earlier = await earlierAnswer<A>(ctx, scope, fingerprint);
-  if (earlier !== undefined) return { kind: 'replay', answer: earlier };
-  return { kind: 'ready', target: await prepare() };
 }
 
 /**

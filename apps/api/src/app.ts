@@ -52,6 +52,7 @@ import { createSandboxProcessor, type CardProcessor } from './modules/payments/c
 import { transactionsExportRoutes } from './modules/transactions/transactions.export.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
+import { ReadRouter } from './db/read-routing.ts';
 import { isOperator } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { withdrawalsExportRoutes } from './modules/withdrawals/withdrawals.export.ts';
@@ -62,6 +63,8 @@ export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.met
 export interface BuildAppOptions {
   config: Config;
   db: Db;
+  /** A standby's database for list and dashboard reads (DATABASE_READ_URL); absent: all on `db`. */
+  readDb?: Db;
   mailer?: Mailer;
   /** The SMS transport (default: the outbox; no SMS provider is reachable here). */
   sms?: SmsSender;
@@ -100,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ctx: AppContext = {
     config,
     db,
+    ...(options.readDb ? { reads: new ReadRouter(db, options.readDb, { log: app.log }) } : {}),
     mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom, config.nodeEnv !== 'production'),
     sms: options.sms ?? createOutboxSmsSender(),
     notifications: createNotificationBell(),

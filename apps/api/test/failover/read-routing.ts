@@ -11,7 +11,9 @@
  *   2. the standby's replay paused (`pg_wal_replay_pause()`, the worst lag): alice's transfer is
  *      still in her next list, every time (those reads went to the primary as lagging);
  *   3. the standby stopped (its keeper and postmaster): every list and counter read still
- *      answers 200 with the same content, from the primary.
+ *      answers 200 with the same content, from the primary;
+ *   4. the standby started again: once it has caught up, reads run on it again (no API restart),
+ *      and alice still finds each transfer in her next list.
  * Bounded: the whole run gives up after TEST_LIMIT_MS; the formation is destroyed at the end.
  */
 import { execFile } from 'node:child_process';
@@ -298,6 +300,19 @@ async function main(): Promise<void> {
     const stopped = diff(counts, before);
     log(`standby stopped: ${reads} reads in ${Date.now() - since} ms, ${JSON.stringify(stopped)}`);
     check(stopped.standby === 0 && stopped.primaryUnavailable === reads, `with the standby stopped every one of ${reads} reads answered 200 from the primary`);
+
+    // 4. The standby back (its keeper started again; it catches up): reads go to it again, without a restart of the API.
+    await formation('start');
+    const backSince = Date.now();
+    const standbyBefore = counts.standby;
+    while (counts.standby === standbyBefore) {
+      if (Date.now() - backSince > 60_000) throw new Error('FAILED: no read ran on the standby within 60 s of its return');
+      expectStatus(await call(baseUrl, 'GET', `/v1/transaction/account/${carol.accountNumber}`, { headers: { authorization: carol.token } }), 200, 'carol list');
+      await sleep(100);
+    }
+    log(`standby back: the first read on it ${Date.now() - backSince} ms after the formation was whole again`);
+    const back = await rounds(world, 'standby back');
+    check(back.carol.standby >= ROUNDS, `once the standby is back, reads run on it again (${back.carol.standby} of carol's ${2 * ROUNDS}; at least ${ROUNDS})`);
     log('read-routing test passed');
   } finally {
     await server?.stop().catch((error: unknown) => log(`server stop: ${(error as Error).message}`));

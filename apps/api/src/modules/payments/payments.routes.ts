@@ -191,7 +191,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(paymentView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listAccountPayments(app.ctx, callerId(request), request.body.accountEmail, pageOf(request.query))),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listAccountPayments(ctx, callerId(request), request.body.accountEmail, pageOf(request.query)))),
   );
 
   app.post(

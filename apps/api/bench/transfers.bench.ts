@@ -370,7 +370,9 @@ async function poolerRows(databaseUrl: string, secretKey: string, dataDir: strin
         const address = app.server.address();
         if (!address || typeof address === 'string') throw new Error('the server has no address');
         const baseUrl = `http://127.0.0.1:${address.port}`;
-        // Warm-up: this pool's connections (and their prepared statements), the JIT.
+        // Warm-up, the same for each: the first transfer from every sending account (this pool's
+        // connections and their prepared statements, the senders' rows), then the JIT.
+        await transferLoad(senders, CLIENT_USERS, { plan: 'once', durationMs: 120_000, baseUrl });
         await transferLoad(senders, CLIENT_USERS, { durationMs: Math.min(PHASE_MS, 3000), baseUrl });
         for (const level of POOLER_LEVELS) {
           progress(`postgres: HTTP random pairs, ${level} clients, ${variant.name}`);

@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -5,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHolder, createUser } from '../../test/factories.ts';
 import { testConfig, testDatabase, testServer } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './database.ts';
 import type { ReadCounts, ReadRouter } from './read-routing.ts';
 
@@ -42,6 +45,18 @@ async function get(baseUrl: string, method: string, url: string, token: string, 
 }
 
 const counted = (reads: ReadRouter): ReadCounts => ({ ...reads.counts });
+
+describe('DATABASE_READ_URL, the setting', () => {
+  it('is read beside DATABASE_URL, and refused without it (embedded PGlite has no standby)', () => {
+    const DATA_DIR = mkdtempSync(path.join(tmpdir(), 'kestrel-read-url-'));
+    const config = loadConfig({ DATA_DIR, DATABASE_URL: 'postgres://kestrel@db1/kestrel', DATABASE_READ_URL: 'postgres://kestrel@db2/kestrel' });
+    expect(config.databaseReadUrl).toBe('postgres://kestrel@db2/kestrel');
+    expect(loadConfig({ DATA_DIR }).databaseReadUrl).toBeUndefined();
+    expect(() => loadConfig({ DATA_DIR, DATABASE_READ_URL: 'postgres://kestrel@db2/kestrel' })).toThrow(
+      'Invalid settings: DATABASE_READ_URL: a standby for reads needs DATABASE_URL (its primary); embedded PGlite has none',
+    );
+  });
+});
 
 describe('reads on a standby (DATABASE_READ_URL)', () => {
   let primary: DatabaseHandle;

@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { isDatabaseReachable } from './db/availability.ts';
 import type { Db } from './db/database.ts';
+import { ReadRouter } from './db/read-routing.ts';
 import { ok, successEnvelope } from './http/envelope.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
 import { createLogger } from './logger.ts';
@@ -52,7 +53,6 @@ import { createSandboxProcessor, type CardProcessor } from './modules/payments/c
 import { transactionsExportRoutes } from './modules/transactions/transactions.export.ts';
 import { transactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { transfersRoutes } from './modules/transfers/transfers.routes.ts';
-import { ReadRouter } from './db/read-routing.ts';
 import { isOperator } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { withdrawalsExportRoutes } from './modules/withdrawals/withdrawals.export.ts';

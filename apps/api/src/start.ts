@@ -91,17 +91,18 @@ export async function startServer(config: Config, log: Logger, options: { webDis
   });
   // The standby for list and dashboard reads (README "Reads on a standby"). Opening it never
   // waits for it: a standby that is down only sends those reads to the primary.
-  const readDatabase = config.databaseReadUrl
-    ? await openDatabase({
+  let readDatabase: DatabaseHandle | undefined;
+  try {
+    if (config.databaseReadUrl) {
+      readDatabase = await openDatabase({
         databaseUrl: config.databaseReadUrl,
         applicationName: 'kestrel-reads',
         // A standby that does not answer is given up on fast: its reads go to the primary.
         timeouts: { ...config.databaseTimeouts, connectMs: Math.min(config.databaseTimeouts.connectMs, 1_000) },
         namedStatements: config.databaseNamedStatements,
         log,
-      })
-    : undefined;
-  try {
+      });
+    }
     const migrations = applied ?? (prepared ? [] : await migrate(database.db));
     const app = await buildApp({
       config,

@@ -2,14 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type DatabaseConnection, type Driver } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHolder, createUser } from '../../test/factories.ts';
 import { testConfig, testDatabase, testServer } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './database.ts';
-import type { ReadCounts, ReadRouter } from './read-routing.ts';
+import type { Database } from './schema.ts';
+import { ReadRouter, type ReadCounts } from './read-routing.ts';
 
 /**
  * DATABASE_READ_URL (README "Reads on a standby"). The real standby, its lag and its loss are
@@ -185,5 +186,74 @@ describe('reads on a standby (DATABASE_READ_URL)', () => {
     expect(router.counts.primaryUnavailable - before.primaryUnavailable).toBe(1);
     // The standby rests after a failure: the next reads go straight to the primary.
     expect(await router.run(async (db) => (db === standby ? 'standby' : 'primary'))).toBe('primary');
+  });
+});
+
+/**
+ * A standby whose replay position check answers from `replayed` in turn (true: caught up with
+ * the fence), so lag can be played exactly; it serves no other query.
+ */
+function scriptedStandby(replayed: boolean[]): { db: Db; checks: () => number } {
+  let checks = 0;
+  const connection: DatabaseConnection = {
+    async executeQuery<R>() {
+      const answer = replayed[Math.min(checks, replayed.length - 1)] ?? false;
+      checks++;
+      return { rows: [{ replayed: answer }] as R[] };
+    },
+    // eslint-disable-next-line require-yield
+    async *streamQuery() {
+      throw new Error('not used');
+    },
+  };
+  const driver: Driver = {
+    init: async () => {},
+    acquireConnection: async () => connection,
+    beginTransaction: async () => {},
+    commitTransaction: async () => {},
+    rollbackTransaction: async () => {},
+    releaseConnection: async () => {},
+    destroy: async () => {},
+  };
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => driver,
+      createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+  return { db, checks: () => checks };
+}
+
+describe('read-your-writes: the standby is read only once it has replayed up to the fence', () => {
+  const where = (router: ReadRouter) => router.run(async (db) => (db === router.standby ? 'standby' : 'primary'));
+
+  it('reads on the standby when it has caught up, after waiting for it when it is just behind', async () => {
+    const { db: primary } = await testDatabase();
+    const caughtUp = scriptedStandby([true]);
+    const router = new ReadRouter(primary, caughtUp.db);
+    expect(await where(router)).toBe('standby');
+    expect(router.counts).toEqual({ standby: 1, primaryLagging: 0, primaryUnavailable: 0 });
+
+    const justBehind = scriptedStandby([false, false, true]);
+    const waiting = new ReadRouter(primary, justBehind.db, { maxWaitMs: 1_000 });
+    expect(await where(waiting)).toBe('standby');
+    expect(justBehind.checks()).toBe(3);
+    expect(waiting.counts).toEqual({ standby: 1, primaryLagging: 0, primaryUnavailable: 0 });
+  });
+
+  it('reads on the primary when the standby has not caught up within maxWaitMs, and tries the standby again on the next read', async () => {
+    const { db: primary } = await testDatabase();
+    const behind = scriptedStandby([false, false, false, false, false, false, false, false, false, false, false, false, true]);
+    const router = new ReadRouter(primary, behind.db, { maxWaitMs: 30 });
+    const started = Date.now();
+    expect(await where(router)).toBe('primary');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(30);
+    expect(router.counts).toEqual({ standby: 0, primaryLagging: 1, primaryUnavailable: 0 });
+    // Lag is no failure: no rest, the next read asks the standby again.
+    const before = behind.checks();
+    await where(router);
+    expect(behind.checks()).toBeGreaterThan(before);
   });
 });

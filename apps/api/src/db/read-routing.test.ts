@@ -195,11 +195,19 @@ describe('reads on a standby (DATABASE_READ_URL)', () => {
  */
 function scriptedStandby(replayed: boolean[]): { db: Db; checks: () => number } {
   let checks = 0;
+  const db = scriptedDb(() => {
+    const answer = replayed[Math.min(checks, replayed.length - 1)] ?? false;
+    checks++;
+    return { replayed: answer };
+  });
+  return { db, checks: () => checks };
+}
+
+/** A database that answers every query with the one row `row()` makes. */
+function scriptedDb(row: () => Record<string, unknown>): Db {
   const connection: DatabaseConnection = {
     async executeQuery<R>() {
-      const answer = replayed[Math.min(checks, replayed.length - 1)] ?? false;
-      checks++;
-      return { rows: [{ replayed: answer }] as R[] };
+      return { rows: [row()] as R[] };
     },
     // eslint-disable-next-line require-yield
     async *streamQuery() {
@@ -215,7 +223,7 @@ function scriptedStandby(replayed: boolean[]): { db: Db; checks: () => number } 
     releaseConnection: async () => {},
     destroy: async () => {},
   };
-  const db = new Kysely<Database>({
+  return new Kysely<Database>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
       createDriver: () => driver,
@@ -223,7 +231,6 @@ function scriptedStandby(replayed: boolean[]): { db: Db; checks: () => number } 
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
   });
-  return { db, checks: () => checks };
 }
 
 describe('read-your-writes: the standby is read only once it has replayed up to the fence', () => {
@@ -255,5 +262,14 @@ describe('read-your-writes: the standby is read only once it has replayed up to 
     const before = behind.checks();
     await where(router);
     expect(behind.checks()).toBeGreaterThan(before);
+  });
+
+  it('reads where it would without DATABASE_READ_URL when the primary is a standby itself (demoted, mid-failover)', async () => {
+    const demoted = scriptedDb(() => ({ lsn: null }));
+    const standby = scriptedStandby([true]);
+    const router = new ReadRouter(demoted, standby.db);
+    expect(await where(router)).toBe('primary');
+    expect(standby.checks()).toBe(0);
+    expect(router.counts).toEqual({ standby: 0, primaryLagging: 1, primaryUnavailable: 0 });
   });
 });

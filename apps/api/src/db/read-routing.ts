@@ -95,12 +95,18 @@ export class ReadRouter {
       return false;
     }
     // The fence: a failure here is the primary's, and answers as any primary failure does (503).
-    const fence = (await sql<{ lsn: string }>`SELECT pg_current_wal_lsn()::text AS lsn`.execute(this.primary)).rows[0]?.lsn;
+    const fence = (await sql<{ lsn: string | null }>`SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_lsn()::text END AS lsn`.execute(this.primary)).rows[0]?.lsn;
+    // No position: the "primary" is a standby now (demoted, mid-failover; pg_current_wal_lsn()
+    // would fail there). The read runs where it would without DATABASE_READ_URL.
+    if (!fence) {
+      this.counts.primaryLagging++;
+      return false;
+    }
     const since = Date.now();
     for (let pause = 1; ; pause = Math.min(pause * 2, 10)) {
       let replayed: boolean;
       try {
-        replayed = await this.replayedUpTo(fence ?? '0/0');
+        replayed = await this.replayedUpTo(fence);
       } catch (error) {
         this.rest(error);
         this.counts.primaryUnavailable++;

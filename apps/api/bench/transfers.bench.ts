@@ -9,14 +9,20 @@
  * BENCH_SECONDS (length of each measured phase, default 3), PGBENCH (default /usr/bin/pgbench), BENCH_DATABASES
  * (`postgres,pglite` by default), BENCH_PROFILE (a directory: write a CPU profile of the
  * main thread for every measured HTTP and bare-SQL phase), BENCH_ONLY=lists (only the
- * 100,000-row list rows, on a small fixture: a quick check of them).
+ * 100,000-row list rows, on a small fixture: a quick check of them), BENCH_ONLY=pgbouncer
+ * (only the pooler rows, PostgreSQL: random transfers at 8 and 32 clients directly with named
+ * statements on and off and through PgBouncer in transaction mode; as root, PgBouncer on
+ * KESTREL_PGBOUNCER_PORT, default 6442; BENCH_POOLER=0 leaves them out of the whole bench).
  */
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
@@ -289,6 +295,141 @@ async function separateServerRows(
   return rows;
 }
 
+const POOLER_LEVELS = [8, 32] as const;
+/** PgBouncer's server connections for the database: the API pool's size, so only the pooler differs. */
+const PGBOUNCER_POOL = 20;
+const pgbouncerScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../scripts/ha/pgbouncer.sh');
+
+function pgbouncerVersion(): string | undefined {
+  try {
+    return execFileSync('pgbouncer', ['--version'], { encoding: 'utf8' }).split('\n')[0]?.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** PgBouncer in transaction mode in front of `databaseUrl` (scripts/ha/pgbouncer.sh, as root): its URL and how to stop it. */
+async function startPgbouncer(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const target = new URL(databaseUrl);
+  const port = process.env.KESTREL_PGBOUNCER_PORT ?? '6442';
+  const env = {
+    ...process.env,
+    KESTREL_PGBOUNCER_DIR: `/tmp/kestrel-pgbouncer-bench-${process.pid}`,
+    KESTREL_PGBOUNCER_PORT: port,
+    KESTREL_PGBOUNCER_TARGET: `${target.hostname}:${target.port || '5432'}`,
+    KESTREL_PGBOUNCER_POOL: String(PGBOUNCER_POOL),
+  };
+  const run = promisify(execFile);
+  await run('bash', [pgbouncerScript, 'start'], { env });
+  const url = new URL(databaseUrl);
+  url.host = `127.0.0.1:${port}`;
+  return {
+    url: url.toString(),
+    stop: async () => {
+      await run('bash', [pgbouncerScript, 'stop'], { env });
+      rmSync(env.KESTREL_PGBOUNCER_DIR, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Random transfers at 8 and 32 clients through an in-process API on a pool of its own: directly
+ * with named prepared statements on (the default) and off, and through PgBouncer in transaction
+ * mode with them off (DATABASE_NAMED_STATEMENTS=off; README "Behind PgBouncer"). Each variant is
+ * warmed up first; PgBouncer rows are left out, with a note, when pgbouncer is not installed.
+ */
+async function poolerRows(databaseUrl: string, secretKey: string, dataDir: string, transferLoad: TransferLoadFn, senders: BenchAccount[][], notes: string[]): Promise<Row[]> {
+  const variants: { name: string; url: string; named: boolean }[] = [
+    { name: 'direct, named statements on', url: databaseUrl, named: true },
+    { name: 'direct, named statements off', url: databaseUrl, named: false },
+  ];
+  const version = pgbouncerVersion();
+  let bouncer: Awaited<ReturnType<typeof startPgbouncer>> | undefined;
+  if (!version) notes.push('pgbouncer is not installed: the PgBouncer rows are left out.');
+  else {
+    try {
+      bouncer = await startPgbouncer(databaseUrl);
+      variants.push({ name: `${version}, transaction mode, ${PGBOUNCER_POOL} server connections, named statements off`, url: bouncer.url, named: false });
+    } catch (error) {
+      notes.push(`PgBouncer did not start (scripts/ha/pgbouncer.sh runs as root): ${(error as { stderr?: string }).stderr?.trim() ?? String(error)}`);
+    }
+  }
+  const rows: Row[] = [];
+  try {
+    for (const variant of variants) {
+      progress(`postgres: pooler rows, ${variant.name}`);
+      const database = await openDatabase({ databaseUrl: variant.url, namedStatements: variant.named });
+      const config = {
+        ...loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SECRET_KEY: secretKey, LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }),
+        databaseUrl: variant.url,
+        databaseNamedStatements: variant.named,
+      };
+      const app = await buildApp({ config, db: database.db, logger: false, webDist: path.join(dataDir, 'no-web') });
+      try {
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        const address = app.server.address();
+        if (!address || typeof address === 'string') throw new Error('the server has no address');
+        const baseUrl = `http://127.0.0.1:${address.port}`;
+        // Warm-up, the same for each: the first transfer from every sending account (this pool's
+        // connections and their prepared statements, the senders' rows), then the JIT.
+        await transferLoad(senders, CLIENT_USERS, { plan: 'once', durationMs: 120_000, baseUrl });
+        await transferLoad(senders, CLIENT_USERS, { durationMs: Math.min(PHASE_MS, 3000), baseUrl });
+        for (const level of POOLER_LEVELS) {
+          progress(`postgres: HTTP random pairs, ${level} clients, ${variant.name}`);
+          rows.push(await measured(async () => rowOf(`HTTP, random pairs, ${variant.name}`, level, await transferLoad(senders, level, { baseUrl })), `postgres-pooler-${rows.length}`));
+        }
+      } finally {
+        await app.close();
+        await database.close();
+      }
+    }
+  } finally {
+    await bouncer?.stop();
+  }
+  return rows;
+}
+
+/** BENCH_ONLY=pgbouncer: the pooler rows alone, on PostgreSQL, on a fixture just big enough for them. */
+async function benchPoolerOnly(): Promise<void> {
+  const storage = await prepareStorage('postgres');
+  progress(`postgres: ${storage.label}`);
+  const loadBefore = load();
+  let database: DatabaseHandle | undefined;
+  const generator = new LoadGenerator();
+  try {
+    const secretKey = randomBytes(32).toString('hex');
+    database = await openDatabase({ databaseUrl: storage.databaseUrl });
+    await migrate(database.db);
+    const version = (await sql<{ version: string }>`SELECT version() AS version`.execute(database.db)).rows[0]?.version.split(' on ')[0] ?? '?';
+    const fixture = await createFixture(database.db, { accounts: 2_000, users: CLIENT_USERS, openingCents: OPENING_CENTS, tpin: TPIN, historyTransactions: 2, secretKey });
+    await database.close();
+    database = undefined;
+    const senders = planSenders(fixture).pool;
+    const recipients = fixture.accounts.filter((a) => a.id !== fixture.history.id).map((a) => a.userName);
+    const transferLoad: TransferLoadFn = (from, concurrency, options = {}) =>
+      generator.run({
+        kind: 'transfer',
+        baseUrl: options.baseUrl ?? '',
+        concurrency,
+        clients: clientsFor(fixture, from),
+        plan: options.plan ?? 'cycle',
+        recipients,
+        tpin: fixture.tpin,
+        durationMs: options.durationMs ?? PHASE_MS,
+      });
+    const notes: string[] = [];
+    const rows = await poolerRows(storage.databaseUrl ?? '', secretKey, storage.dataDir, transferLoad, senders, notes);
+    console.log(`\n## PostgreSQL — ${version}, pooler rows only (BENCH_ONLY=pgbouncer)\n`);
+    console.log(`${storage.label}; ${fixture.accounts.length} accounts, ${CLIENT_USERS} client users; load average ${loadBefore} → ${load()}.\n`);
+    console.log(table(rows, 'transfers/s'));
+    for (const note of notes) console.log(`\n${note}`);
+  } finally {
+    await generator.close();
+    await database?.close();
+    await storage.dispose();
+  }
+}
+
 interface DatabaseResult {
   kind: Kind;
   label: string;
@@ -434,6 +575,10 @@ async function benchDatabase(kind: Kind): Promise<DatabaseResult> {
       for (const webConcurrency of WEB_CONCURRENCIES) {
         transfers.push(...(await separateServerRows(storage.databaseUrl, config.secretKey, storage.dataDir, webConcurrency, transferLoad, plan.pool)));
       }
+    }
+    // Beside the direct connection: named statements off, and PgBouncer in transaction mode (BENCH_POOLER=0 leaves them out).
+    if (storage.databaseUrl && process.env.BENCH_POOLER !== '0') {
+      transfers.push(...(await poolerRows(storage.databaseUrl, config.secretKey, storage.dataDir, transferLoad, plan.pool, notes)));
     }
 
     // The hot store: card, wallet and payment-link payments into one Approved store, whose
@@ -715,6 +860,11 @@ async function main(): Promise<void> {
   ];
   console.log(header.join('\n'));
 
+  if (process.env.BENCH_ONLY === 'pgbouncer') {
+    await benchPoolerOnly();
+    console.log(`\nTotal time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+    return;
+  }
   if (process.env.BENCH_ONLY === 'lists') {
     for (const kind of kinds) await benchListsOnly(kind);
     console.log(`\nTotal time ${((performance.now() - started) / 1000).toFixed(0)} s.`);

@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { isDatabaseReachable } from './db/availability.ts';
 import type { Db } from './db/database.ts';
+import { ReadRouter } from './db/read-routing.ts';
 import { ok, successEnvelope } from './http/envelope.ts';
 import { registerErrorHandling, type ErrorBody } from './http/errors.ts';
 import { createLogger } from './logger.ts';
@@ -62,6 +63,8 @@ export const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.met
 export interface BuildAppOptions {
   config: Config;
   db: Db;
+  /** A standby's database for list and dashboard reads (DATABASE_READ_URL); absent: all on `db`. */
+  readDb?: Db;
   mailer?: Mailer;
   /** The SMS transport (default: the outbox; no SMS provider is reachable here). */
   sms?: SmsSender;
@@ -100,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ctx: AppContext = {
     config,
     db,
+    ...(options.readDb ? { reads: new ReadRouter(db, options.readDb, { log: app.log }) } : {}),
     mailer: options.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom, config.nodeEnv !== 'production'),
     sms: options.sms ?? createOutboxSmsSender(),
     notifications: createNotificationBell(),

@@ -12,6 +12,8 @@ const environment = z.object({
   /** Where the login page's logo bar links (the spec: the marketing site). */
   MARKETING_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).optional(),
+  /** A standby for list and dashboard reads (README "Reads on a standby"); PostgreSQL only. */
+  DATABASE_READ_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   /** PostgreSQL only: see "When the database goes away" in the README. */
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
@@ -57,6 +59,8 @@ export interface Config {
   publicUrl: string;
   marketingUrl: string;
   databaseUrl: string | undefined;
+  /** A standby for list and dashboard reads, with read-your-writes; only with databaseUrl. */
+  databaseReadUrl: string | undefined;
   databaseTimeouts: DatabaseTimeouts;
   /** How long start-up waits for an unreachable database before giving up. */
   databaseStartupWaitMs: number;
@@ -85,6 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid settings: ${problems}`);
   }
   const settings = parsed.data;
+  if (settings.DATABASE_READ_URL && !settings.DATABASE_URL) {
+    throw new Error('Invalid settings: DATABASE_READ_URL: a standby for reads needs DATABASE_URL (its primary); embedded PGlite has none');
+  }
   // npm runs workspace scripts (migrate, operator:create, ledger:verify) inside apps/api; a relative
   // DATA_DIR means the directory the command was typed in, as it does for `npm start`.
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), settings.DATA_DIR);
@@ -97,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Without a marketing site of its own, the product's public address is its public page.
     marketingUrl: settings.MARKETING_URL ?? `${publicUrl}/`,
     databaseUrl: settings.DATABASE_URL,
+    databaseReadUrl: settings.DATABASE_READ_URL,
     databaseTimeouts: {
       connectMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
       statementMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,

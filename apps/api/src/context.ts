@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { ReadRouter } from './db/read-routing.ts';
 import type { RateCounters } from './http/rate-limit.ts';
 import type { Mailer } from './modules/mail/mailer.ts';
 import type { NotificationBell } from './modules/mail/notification-events.ts';
@@ -26,6 +27,11 @@ export interface CallerLookup {
 export interface AppContext {
   config: Config;
   db: Db;
+  /**
+   * DATABASE_READ_URL's standby for list and dashboard reads, with read-your-writes
+   * (db/read-routing.ts, `onReadDb`); absent: every read on `db`.
+   */
+  reads?: ReadRouter;
   mailer: Mailer;
   /** Text messages for accounts that prefer SMS (the outbox here: no SMS provider is reachable). */
   sms: SmsSender;

@@ -89,9 +89,28 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     namedStatements: config.databaseNamedStatements,
     log,
   });
+  // The standby for list and dashboard reads (README "Reads on a standby"). Opening it never
+  // waits for it: a standby that is down only sends those reads to the primary.
+  let readDatabase: DatabaseHandle | undefined;
   try {
+    if (config.databaseReadUrl) {
+      readDatabase = await openDatabase({
+        databaseUrl: config.databaseReadUrl,
+        applicationName: 'kestrel-reads',
+        // A standby that does not answer is given up on fast: its reads go to the primary.
+        timeouts: { ...config.databaseTimeouts, connectMs: Math.min(config.databaseTimeouts.connectMs, 1_000) },
+        namedStatements: config.databaseNamedStatements,
+        log,
+      });
+    }
     const migrations = applied ?? (prepared ? [] : await migrate(database.db));
-    const app = await buildApp({ config, db: database.db, loggerInstance: log, ...(options.webDist ? { webDist: options.webDist } : {}) });
+    const app = await buildApp({
+      config,
+      db: database.db,
+      ...(readDatabase ? { readDb: readDatabase.db } : {}),
+      loggerInstance: log,
+      ...(options.webDist ? { webDist: options.webDist } : {}),
+    });
     if (migrations.length) app.log.info({ applied: migrations }, 'applied database migrations');
     const seededLogins = config.seedDemo && !prepared ? await seedDemo(database.db, config.secretKey) : null;
     if (seededLogins) app.log.info({ logins: seededLogins.map((login) => login.email) }, 'empty database: created the demo data set');
@@ -131,11 +150,13 @@ export async function startServer(config: Config, log: Logger, options: { webDis
         try {
           await app.close();
         } finally {
+          await readDatabase?.close();
           await database.close();
         }
       },
     };
   } catch (error) {
+    await readDatabase?.close();
     await database.close();
     throw error;
   }

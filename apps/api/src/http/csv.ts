@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../db/database.ts';
+import { readDbFor, type ReadRouter } from '../db/read-routing.ts';
 import { notFound } from './errors.ts';
 import { callerId, requireUser } from './guards.ts';
 import { findOwnedAccount } from './ownership.ts';
@@ -82,6 +83,12 @@ export function csvMoney(cents: string | number, currency: string): string {
   return formatMoney(asCents(cents), asCurrency(currency));
 }
 
+/** The primary's database, and the standby's read router when DATABASE_READ_URL is set (AppContext's `db`, `reads`). */
+export interface ReadContext {
+  db: Db;
+  reads?: ReadRouter | undefined;
+}
+
 /** One account-keyed export: its route, how the reference describes it, its file and its rows. */
 export interface AccountCsvExport<Row> {
   /** The route, ending in `:accountNumber`. */
@@ -92,7 +99,7 @@ export interface AccountCsvExport<Row> {
   fileStem: string;
   columns: readonly CsvColumn<Row>[];
   /** The account's rows after `after` (the last row of the page before), at most EXPORT_PAGE_ROWS, in keyset order. */
-  page: (accountId: string, range: DayRange, after: Row | undefined) => Promise<Row[]>;
+  page: (db: Db, accountId: string, range: DayRange, after: Row | undefined) => Promise<Row[]>;
 }
 
 /**
@@ -101,7 +108,7 @@ export interface AccountCsvExport<Row> {
  * account exports (transactions, payments, link payments, refunds, withdrawals) are this one
  * route with their own rows.
  */
-export function accountCsvExport<Row>(app: Parameters<FastifyPluginAsyncZod>[0], db: Db, spec: AccountCsvExport<Row>): void {
+export function accountCsvExport<Row>(app: Parameters<FastifyPluginAsyncZod>[0], ctx: ReadContext, spec: AccountCsvExport<Row>): void {
   app.get(
     spec.path,
     {
@@ -109,10 +116,12 @@ export function accountCsvExport<Row>(app: Parameters<FastifyPluginAsyncZod>[0],
       schema: { tags: ['exports'], summary: spec.summary, description: spec.description, params: accountExportParams, querystring: exportRangeQuery },
     },
     async (request, reply) => {
+      // On the standby when it has everything committed before this request (README "Reads on a standby").
+      const db = await readDbFor(ctx);
       const account = await findOwnedAccount(db, { userId: callerId(request) }, request.params.accountNumber);
       if (!account) throw notFound();
       const range = dayRange(request.query);
-      return sendCsv(reply, `${spec.fileStem}-${account.accountNumber}.csv`, spec.columns, keysetRows<Row>((after) => spec.page(account.id, range, after)));
+      return sendCsv(reply, `${spec.fileStem}-${account.accountNumber}.csv`, spec.columns, keysetRows<Row>((after) => spec.page(db, account.id, range, after)));
     },
   );
 }

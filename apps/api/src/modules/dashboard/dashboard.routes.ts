@@ -1,5 +1,6 @@
 import { accountChart, accountCounters, accountKeyParams } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { onReadDb } from '../../db/read-routing.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { accountChartOf } from './dashboard-chart.ts';
@@ -17,7 +18,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(accountCounters), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await accountSummary(app.ctx, callerId(request), request.params.key)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => accountSummary(ctx, callerId(request), request.params.key))),
   );
 
   app.get(
@@ -31,6 +32,6 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(accountChart), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await accountChartOf(app.ctx, callerId(request), request.params.key)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => accountChartOf(ctx, callerId(request), request.params.key))),
   );
 };

@@ -1,6 +1,7 @@
 import { createInvoiceBody, invoiceDetailView, invoiceIdParams, invoiceMessages, invoiceUserParams, invoiceView, updateInvoiceStatusBody } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { onReadDb } from '../../db/read-routing.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { clientIp } from '../../http/client-ip.ts';
@@ -37,7 +38,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(invoiceView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listInvoices(app.ctx, callerId(request), request.params.userId)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listInvoices(ctx, callerId(request), request.params.userId))),
   );
 
   app.get(

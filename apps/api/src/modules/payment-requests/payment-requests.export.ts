@@ -87,13 +87,13 @@ const columns: CsvColumn<ExportedLinkPayment>[] = [
 const description = 'optionally made between two UTC days (both inclusive), newest first, with the amount its succeeded refunds took back. Streamed; UTF-8 with a byte-order mark, CRLF line ends.';
 
 export const paymentRequestsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  accountCsvExport(app, app.ctx.db, {
+  accountCsvExport(app, app.ctx, {
     path: '/export/payment-request-payments/:accountNumber',
     summary: "Payments through your account's payment requests as CSV",
     description: `Every payment made through any payment-request link of one of your accounts, ${description}`,
     fileStem: 'payment-request-payments',
     columns,
-    page: (accountId, range, after) => linkPaymentsPage(app.ctx.db, { accountId }, range, after),
+    page: (db, accountId, range, after) => linkPaymentsPage(db, { accountId }, range, after),
   });
 
   app.get(

@@ -19,6 +19,7 @@ import {
 } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { onReadDb } from '../../db/read-routing.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
@@ -77,7 +78,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(paymentRequestView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listPaymentRequests(app.ctx, callerId(request), request.params.accountNumber, request.query)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listPaymentRequests(ctx, callerId(request), request.params.accountNumber, request.query))),
   );
 
   app.get(
@@ -91,7 +92,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(paymentRequestCounters), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await paymentRequestCountersOf(app.ctx, callerId(request), request.params.accountNumber)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => paymentRequestCountersOf(ctx, callerId(request), request.params.accountNumber))),
   );
 
   // Public: the pay page shows it to a visitor with no Kestrel login; the pRequestURLId (128 random bits) is the capability.
@@ -211,7 +212,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(linkPaymentView)), 400: errorEnvelope, 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listLinkPaymentsOfCaller(app.ctx, callerId(request), request.query)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listLinkPaymentsOfCaller(ctx, callerId(request), request.query))),
   );
 
   app.get(
@@ -225,6 +226,6 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(linkPaymentView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listPaymentsOfLink(app.ctx, callerId(request), request.params.id)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listPaymentsOfLink(ctx, callerId(request), request.params.id))),
   );
 };

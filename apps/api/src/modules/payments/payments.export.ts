@@ -94,13 +94,13 @@ const columns: CsvColumn<ExportedPayment>[] = [
 const description = 'optionally made between two UTC days (both inclusive), newest first, with the amount its succeeded refunds took back. Streamed; UTF-8 with a byte-order mark, CRLF line ends.';
 
 export const paymentsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  accountCsvExport(app, app.ctx.db, {
+  accountCsvExport(app, app.ctx, {
     path: '/export/payments/:accountNumber',
     summary: "Your account's payments (Payment History) as CSV",
     description: `Every gateway payment into one of your accounts, ${description}`,
     fileStem: 'payments',
     columns,
-    page: (accountId, range, after) => paymentsPage(app.ctx.db, { accountId }, range, after),
+    page: (db, accountId, range, after) => paymentsPage(db, { accountId }, range, after),
   });
 
   app.get(

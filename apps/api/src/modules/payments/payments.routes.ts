@@ -19,6 +19,7 @@ import {
 } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { onReadDb } from '../../db/read-routing.ts';
 import { callerId, defineGuard, requireUser } from '../../http/guards.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
@@ -190,7 +191,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(paymentView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listAccountPayments(app.ctx, callerId(request), request.body.accountEmail, pageOf(request.query))),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listAccountPayments(ctx, callerId(request), request.body.accountEmail, pageOf(request.query)))),
   );
 
   app.post(
@@ -204,7 +205,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(paymentCounters), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await paymentCountersOf(app.ctx, callerId(request), { accountEmail: request.body.accountEmail })),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => paymentCountersOf(ctx, callerId(request), { accountEmail: request.body.accountEmail }))),
   );
 
   app.get(
@@ -220,7 +221,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(paymentView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listStorePayments(app.ctx, callerId(request), request.params.storeId, pageOf(request.query))),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listStorePayments(ctx, callerId(request), request.params.storeId, pageOf(request.query)))),
   );
 
   app.get(
@@ -234,7 +235,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(paymentCounters), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await paymentCountersOf(app.ctx, callerId(request), { storeId: request.params.storeId })),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => paymentCountersOf(ctx, callerId(request), { storeId: request.params.storeId }))),
   );
 
   app.get(
@@ -248,7 +249,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(paymentChart), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await storePaymentChart(app.ctx, callerId(request), request.params.storeId)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => storePaymentChart(ctx, callerId(request), request.params.storeId))),
   );
 
   // Public: the hosted checkout shows it to a shopper with no Kestrel login; the urlId (128 random bits) is the capability.

@@ -66,13 +66,13 @@ const columns: CsvColumn<ExportedRefund>[] = [
 ];
 
 export const refundsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  accountCsvExport(app, app.ctx.db, {
+  accountCsvExport(app, app.ctx, {
     path: '/export/refunds/:accountNumber',
     summary: "Your account's refunds as CSV",
     description:
       'Every refund of a payment (gateway or payment-request) into one of your accounts, whatever its status, optionally made between two UTC days (both inclusive), newest first. Streamed; UTF-8 with a byte-order mark, CRLF line ends.',
     fileStem: 'refunds',
     columns,
-    page: (accountId, range, after) => refundsPage(app.ctx.db, accountId, range, after),
+    page: (db, accountId, range, after) => refundsPage(db, accountId, range, after),
   });
 };

@@ -67,12 +67,12 @@ const columns: CsvColumn<ExportedTransaction>[] = [
 ];
 
 export const transactionsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  accountCsvExport(app, app.ctx.db, {
+  accountCsvExport(app, app.ctx, {
     path: '/export/transactions/:accountNumber',
     summary: "Your account's transactions as CSV",
     description: 'Every transaction touching one of your accounts, newest first, optionally between two UTC days (both inclusive). Streamed; UTF-8 with a byte-order mark, CRLF line ends.',
     fileStem: 'transactions',
     columns,
-    page: (accountId, range, after) => transactionsPage(app.ctx.db, accountId, range, after?.id),
+    page: (db, accountId, range, after) => transactionsPage(db, accountId, range, after?.id),
   });
 };

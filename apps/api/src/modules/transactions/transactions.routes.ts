@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { successEnvelope, transactionGroupList, transactionListParams, transactionListQuery } from '@kestrel/shared';
+import { onReadDb } from '../../db/read-routing.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { ok } from '../../http/envelope.ts';
 import { listAccountTransactions, TRANSACTION_LIST_LIMIT } from './transactions.service.ts';
@@ -18,6 +19,6 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(transactionGroupList) },
       },
     },
-    async (request) => ok(await listAccountTransactions(app.ctx, callerId(request), request.params.accountNumber, request.query)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listAccountTransactions(ctx, callerId(request), request.params.accountNumber, request.query))),
   );
 };

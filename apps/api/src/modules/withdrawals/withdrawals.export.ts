@@ -34,13 +34,13 @@ const columns: CsvColumn<WithdrawalRow>[] = [
 ];
 
 export const withdrawalsExportRoutes: FastifyPluginAsyncZod = async (app) => {
-  accountCsvExport(app, app.ctx.db, {
+  accountCsvExport(app, app.ctx, {
     path: '/export/withdrawals/:accountNumber',
     summary: "Your account's bank withdrawals as CSV",
     description:
       'Every withdrawal of one of your accounts, newest first, optionally made between two UTC days (both inclusive). Bank account numbers are masked as in the list. Streamed; UTF-8 with a byte-order mark.',
     fileStem: 'withdrawals',
     columns,
-    page: (accountId, range, after) => withdrawalsPage(app.ctx.db, accountId, range, after),
+    page: (db, accountId, range, after) => withdrawalsPage(db, accountId, range, after),
   });
 };

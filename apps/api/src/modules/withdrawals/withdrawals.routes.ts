@@ -14,6 +14,7 @@ import {
 } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { onReadDb } from '../../db/read-routing.ts';
 import { callerId, requireOperator, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
@@ -57,7 +58,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(z.array(withdrawalView)), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await listWithdrawals(app.ctx, callerId(request), request.params.accountNumber, request.query)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => listWithdrawals(ctx, callerId(request), request.params.accountNumber, request.query))),
   );
 
   app.get(
@@ -71,7 +72,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: successEnvelope(withdrawalCounters), 404: errorEnvelope },
       },
     },
-    async (request) => ok(await withdrawalCountersOf(app.ctx, callerId(request), request.params.accountNumber)),
+    async (request) => ok(await onReadDb(app.ctx, (ctx) => withdrawalCountersOf(ctx, callerId(request), request.params.accountNumber))),
   );
 
   app.get(

@@ -31,8 +31,9 @@ export async function walletDays(db: Db, accountId: string, period: ChartPeriod)
       FROM ledger_postings p JOIN wallets w ON w.id = p.ledger_account_id
       WHERE p.created_at >= ${period.start}
     ), opening AS (
-      SELECT w.id, w.balance_cents - COALESCE((SELECT SUM(s.amount_cents) FROM since s WHERE s.id = w.id), 0) AS cents
-      FROM wallets w
+      SELECT w.id, w.balance_cents - COALESCE(SUM(s.amount_cents), 0) AS cents
+      FROM wallets w LEFT JOIN since s ON s.id = w.id
+      GROUP BY w.id, w.balance_cents
     ), moved AS (
       SELECT id, (created_at AT TIME ZONE 'UTC')::date AS day,
              SUM(amount_cents) FILTER (WHERE amount_cents > 0) AS in_cents,

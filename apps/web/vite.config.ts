@@ -107,6 +107,9 @@ function browserPlugins(): PluginOption[] {
       [
         { file: 'login.html', path: '/login', prerender: true, scriptsAfterPaint: true, preload: [portalApp, 'features/auth/pages/LoginPage.tsx'] },
         { file: 'signup.html', path: '/signup', prerender: true, scriptsAfterPaint: true, preload: [portalApp, 'features/auth/pages/SignupPage.tsx'] },
+        // Where signing in lands: its first paint is the portal's own render, so its chunks are
+        // asked for with the entry rather than one after another (entry, app, router, route).
+        { file: 'dashboard.html', path: '/dashboard', preload: [portalApp, portal, 'features/dashboard/pages/DashboardPage.tsx'] },
         { file: 'web-pay.html', path: '/web-pay/:urlId', scriptsAfterPaint: true, preload: [checkoutApp, 'features/checkout/pages/CheckoutPage.tsx'] },
         {
           file: 'payment-request.html',

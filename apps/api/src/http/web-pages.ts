@@ -3,8 +3,8 @@ import path from 'node:path';
 
 /**
  * The HTML files the web build writes beside index.html (apps/web/build/prerender.ts), from
- * its `pages.json`: the prerendered login and signup pages and the pay pages with their
- * chunks preloaded. Paths compare case-insensitively, as the web app's router does, and a
+ * its `pages.json`: the prerendered login and signup pages, and the dashboard and the pay
+ * pages with their chunks preloaded. Paths compare case-insensitively, as the web app's router does, and a
  * trailing slash is ignored.
  */
 interface WebPage {

@@ -1,4 +1,22 @@
-import type { OperationDoc } from './operations.ts';
+import type { OperationDoc, TagName } from './operations.ts';
+
+/** A monthly statement of one of the caller's accounts (JSON or, with `binary`, its PDF): 404 for anyone else's account or a month it has no statement for. */
+const statementOperation = (operationId: string, description: string, binary?: OperationDoc['binary']): OperationDoc => ({
+  operationId,
+  tag: 'Transactions',
+  description,
+  errors: [404],
+  ...(binary ? { binary } : {}),
+});
+
+/** A CSV export of one of the caller's lists (streamed, a download): 404 for anyone else's account, store or link. */
+const csvExport = (operationId: string, tag: TagName, description: string, rows: string): OperationDoc => ({
+  operationId,
+  tag,
+  description,
+  errors: [404],
+  binary: { description: `The ${rows} as CSV`, mediaTypes: ['text/csv'] },
+});
 
 /* The portal's own calls: sign-in and sign-up, accounts, transfers, transactions, withdrawals, invoices, data. */
 
@@ -272,75 +290,61 @@ export const portalOperations: Record<string, OperationDoc> = {
     description: "A transaction's sealed record, its inclusion path and its seal, for the accounts it moved money of (404 for anyone else); 409 `not_sealed_yet` in its first minute.",
     errors: [404, 409],
   },
-  'GET /v1/statement/account/:accountNumber': {
-    operationId: 'listStatementMonths',
-    tag: 'Transactions',
-    description: "The UTC months one of the caller's accounts has a monthly statement for, newest first: the current month so far, then back to the month the account was opened in. Another person's account is 404.",
-    errors: [404],
-  },
-  'GET /v1/statement/account/:accountNumber/:month': {
-    operationId: 'getStatement',
-    tag: 'Transactions',
-    description:
-      "One UTC month's statement of one of the caller's accounts: opening balance, every ledger movement with its running balance, closing balance (integer cents as text), signed with the ledger's seal key, each movement with its inclusion proof against GET /v1/ledger/seals (null before it is sealed). Check it with `npm run ledger:prove -- --statement statement.json seals.json`. A month before the account was opened or after the current one is 404.",
-    errors: [404],
-  },
-  'GET /v1/statement/account/:accountNumber/:month/pdf': {
-    operationId: 'getStatementPdf',
-    tag: 'Transactions',
-    description: "The same statement as a PDF download (names in any script the Noto fonts draw).",
-    errors: [404],
-    binary: { description: 'The statement as a PDF', mediaTypes: ['application/pdf'] },
-  },
-  'GET /v1/export/transactions/:accountNumber': {
-    operationId: 'exportTransactions',
-    tag: 'Transactions',
-    description: "Every transaction of one of the caller's accounts as CSV (UTF-8 with a byte-order mark, CRLF), newest first, optionally between two UTC days; streamed.",
-    errors: [404],
-    binary: { description: 'The transactions as CSV', mediaTypes: ['text/csv'] },
-  },
-  'GET /v1/export/withdrawals/:accountNumber': {
-    operationId: 'exportWithdrawals',
-    tag: 'Withdrawals',
-    description: "Every bank withdrawal of one of the caller's accounts as CSV (bank account numbers masked), newest first, optionally between two UTC days; streamed.",
-    errors: [404],
-    binary: { description: 'The withdrawals as CSV', mediaTypes: ['text/csv'] },
-  },
-  'GET /v1/export/payments/:accountNumber': {
-    operationId: 'exportAccountPayments',
-    tag: 'Payments',
-    description: "Every gateway payment into one of the caller's accounts (the Payment History list) as CSV, with the amount refunded, newest first, optionally between two UTC days; streamed.",
-    errors: [404],
-    binary: { description: 'The payments as CSV', mediaTypes: ['text/csv'] },
-  },
-  'GET /v1/export/store-payments/:storeId': {
-    operationId: 'exportStorePayments',
-    tag: 'Payments',
-    description: "Every payment into one of the caller's stores (the store's Payments tab) as CSV, with the amount refunded, newest first, optionally between two UTC days; streamed. 404 for a store of someone else.",
-    errors: [404],
-    binary: { description: 'The payments as CSV', mediaTypes: ['text/csv'] },
-  },
-  'GET /v1/export/payment-request-payments/:accountNumber': {
-    operationId: 'exportAccountPaymentRequestPayments',
-    tag: 'Payment links',
-    description: "Every payment made through a payment-request link of one of the caller's accounts as CSV, with the amount refunded, newest first, optionally between two UTC days; streamed.",
-    errors: [404],
-    binary: { description: 'The link payments as CSV', mediaTypes: ['text/csv'] },
-  },
-  'GET /v1/export/payment-request/:paymentRequestId/payments': {
-    operationId: 'exportPaymentRequestPayments',
-    tag: 'Payment links',
-    description: "Every payment made through one of the caller's payment-request links as CSV, with the amount refunded, newest first, optionally between two UTC days; streamed. 404 for a link of someone else.",
-    errors: [404],
-    binary: { description: 'The link payments as CSV', mediaTypes: ['text/csv'] },
-  },
-  'GET /v1/export/refunds/:accountNumber': {
-    operationId: 'exportRefunds',
-    tag: 'Payments',
-    description: "Every refund (any status) of a payment into one of the caller's accounts as CSV, newest first, optionally between two UTC days; streamed.",
-    errors: [404],
-    binary: { description: 'The refunds as CSV', mediaTypes: ['text/csv'] },
-  },
+  'GET /v1/statement/account/:accountNumber': statementOperation(
+    'listStatementMonths',
+    "The UTC months one of the caller's accounts has a monthly statement for, newest first: the current month so far, then back to the month the account was opened in. Another person's account is 404.",
+  ),
+  'GET /v1/statement/account/:accountNumber/:month': statementOperation(
+    'getStatement',
+    "One UTC month's statement of one of the caller's accounts: opening balance, every ledger movement with its running balance, closing balance (integer cents as text), signed with the ledger's seal key, each movement with its inclusion proof against GET /v1/ledger/seals (null before it is sealed). Check it with `npm run ledger:prove -- --statement statement.json seals.json`. A month before the account was opened or after the current one is 404.",
+  ),
+  'GET /v1/statement/account/:accountNumber/:month/pdf': statementOperation(
+    'getStatementPdf',
+    'The same statement as a PDF download (names in any script the Noto fonts draw).',
+    { description: 'The statement as a PDF', mediaTypes: ['application/pdf'] },
+  ),
+  'GET /v1/export/transactions/:accountNumber': csvExport(
+    'exportTransactions',
+    'Transactions',
+    "Every transaction of one of the caller's accounts as CSV (UTF-8 with a byte-order mark, CRLF), newest first, optionally between two UTC days; streamed.",
+    'transactions',
+  ),
+  'GET /v1/export/withdrawals/:accountNumber': csvExport(
+    'exportWithdrawals',
+    'Withdrawals',
+    "Every bank withdrawal of one of the caller's accounts as CSV (bank account numbers masked), newest first, optionally between two UTC days; streamed.",
+    'withdrawals',
+  ),
+  'GET /v1/export/payments/:accountNumber': csvExport(
+    'exportAccountPayments',
+    'Payments',
+    "Every gateway payment into one of the caller's accounts (the Payment History list) as CSV, with the amount refunded, newest first, optionally between two UTC days; streamed.",
+    'payments',
+  ),
+  'GET /v1/export/store-payments/:storeId': csvExport(
+    'exportStorePayments',
+    'Payments',
+    "Every payment into one of the caller's stores (the store's Payments tab) as CSV, with the amount refunded, newest first, optionally between two UTC days; streamed. 404 for a store of someone else.",
+    'payments',
+  ),
+  'GET /v1/export/payment-request-payments/:accountNumber': csvExport(
+    'exportAccountPaymentRequestPayments',
+    'Payment links',
+    "Every payment made through a payment-request link of one of the caller's accounts as CSV, with the amount refunded, newest first, optionally between two UTC days; streamed.",
+    'link payments',
+  ),
+  'GET /v1/export/payment-request/:paymentRequestId/payments': csvExport(
+    'exportPaymentRequestPayments',
+    'Payment links',
+    "Every payment made through one of the caller's payment-request links as CSV, with the amount refunded, newest first, optionally between two UTC days; streamed. 404 for a link of someone else.",
+    'link payments',
+  ),
+  'GET /v1/export/refunds/:accountNumber': csvExport(
+    'exportRefunds',
+    'Payments',
+    "Every refund (any status) of a payment into one of the caller's accounts as CSV, newest first, optionally between two UTC days; streamed.",
+    'refunds',
+  ),
   'GET /v1/bank-withdraw/account/:accountNumber/summary': {
     operationId: 'getWithdrawalCounters',
     tag: 'Withdrawals',

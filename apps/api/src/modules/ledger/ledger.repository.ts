@@ -11,29 +11,36 @@ export interface WalletDayRow {
 }
 
 /**
- * An account's wallets day by day over a chart's period (UTC days), from the postings alone:
- * a day's closing balance is every posting of the wallet up to the end of that day (the
- * postings are append-only and every balance change has one, so this is the balance the
- * wallet had then, pending credits included), money in the day's positive postings, money
- * out its negative ones. One row per wallet and day, oldest first; all sums in integer cents.
+ * An account's wallets day by day over a chart's period (UTC days), from the postings of the
+ * period alone: a day's closing balance is the balance the wallet had at the end of that day —
+ * its balance now (wallet_balances, pending credits included, which the ledger keeps equal to
+ * the sum of all its postings: ledger:verify) less every posting made after that day — money in
+ * the day's positive postings, money out its negative ones. The postings are read by the
+ * (wallet, time) index from the period's start on, never the wallet's whole history. One row per
+ * wallet and day, oldest first; all sums in integer cents.
  */
 export async function walletDays(db: Db, accountId: string, period: ChartPeriod): Promise<WalletDayRow[]> {
   const { rows } = await sql<WalletDayRow>`
     WITH days AS (
       SELECT day::date AS day FROM generate_series(${period.firstDay}::date, ${period.lastDay}::date, interval '1 day') AS day
     ), wallets AS (
-      SELECT id, currency FROM ledger_accounts WHERE account_id = ${accountId}
-    ), opening AS (
-      SELECT w.id, COALESCE(SUM(p.amount_cents), 0) AS cents
-      FROM wallets w LEFT JOIN ledger_postings p ON p.ledger_account_id = w.id AND p.created_at < ${period.start}
-      GROUP BY w.id
-    ), moved AS (
-      SELECT p.ledger_account_id AS id, (p.created_at AT TIME ZONE 'UTC')::date AS day,
-             SUM(p.amount_cents) FILTER (WHERE p.amount_cents > 0) AS in_cents,
-             -SUM(p.amount_cents) FILTER (WHERE p.amount_cents < 0) AS out_cents,
-             SUM(p.amount_cents) AS net_cents
+      SELECT ledger_account_id AS id, currency, balance_cents FROM wallet_balances WHERE account_id = ${accountId}
+    ), since AS (
+      -- From the period's start on, including any after its end (a period drawn for a past day).
+      SELECT p.ledger_account_id AS id, p.created_at, p.amount_cents
       FROM ledger_postings p JOIN wallets w ON w.id = p.ledger_account_id
-      WHERE p.created_at >= ${period.start} AND p.created_at < ${period.end}
+      WHERE p.created_at >= ${period.start}
+    ), opening AS (
+      SELECT w.id, w.balance_cents - COALESCE(SUM(s.amount_cents), 0) AS cents
+      FROM wallets w LEFT JOIN since s ON s.id = w.id
+      GROUP BY w.id, w.balance_cents
+    ), moved AS (
+      SELECT id, (created_at AT TIME ZONE 'UTC')::date AS day,
+             SUM(amount_cents) FILTER (WHERE amount_cents > 0) AS in_cents,
+             -SUM(amount_cents) FILTER (WHERE amount_cents < 0) AS out_cents,
+             SUM(amount_cents) AS net_cents
+      FROM since
+      WHERE created_at < ${period.end}
       GROUP BY 1, 2
     )
     SELECT w.currency, to_char(d.day, 'YYYY-MM-DD') AS day,

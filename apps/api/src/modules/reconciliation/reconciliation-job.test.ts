@@ -43,7 +43,7 @@ describe('the daily reconciliation job', () => {
       }
       expect(ranAt?.getTime()).toBeGreaterThanOrEqual(started - 1000);
     } finally {
-      job.stop();
+      await job.stop();
     }
     const run = await db.selectFrom('reconciliationRuns').select(['trigger', 'mismatches']).where('processor', '=', processor.name).where('day', '=', yesterday).executeTakeFirstOrThrow();
     expect(run).toEqual({ trigger: 'job', mismatches: 0 });

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { dayRangeOf, type CardProcessor } from '../payments/card-processor.ts';
 import { dayAfter, reconcileDay, today } from './reconcile.ts';
 import { runTimes } from './reconciliation.repository.ts';
+import { startPeriodicJob, type PeriodicJob } from '../../periodic-job.ts';
 
 /*
  * The daily reconciliation: every API process checks now and then whether a UTC day has ended
@@ -31,34 +32,22 @@ export async function dueDays(db: Db, processor: string, now = new Date()): Prom
   return days.length === CATCH_UP_DAYS ? [latest] : days;
 }
 
-export interface ReconciliationJob {
-  stop(): void;
-}
+export type ReconciliationJob = PeriodicJob;
 
 /** Reconciles the due days now (the server's start) and every `intervalMs`. */
 export function startReconciliationJob(deps: { db: Db; processor: CardProcessor; log: FastifyBaseLogger }, intervalMs = RECONCILE_CHECK_INTERVAL_MS): ReconciliationJob {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    try {
+  return startPeriodicJob(
+    'reconciliation job',
+    intervalMs,
+    async (stopped) => {
       for (const day of await dueDays(deps.db, deps.processor.name)) {
-        if (stopped) break;
+        if (stopped()) break;
         const result = await reconcileDay(deps, day, { trigger: 'job', userId: null });
         const figures = { processor: result.processor, day, processorRecords: result.processorRecords, ledgerRecords: result.ledgerRecords, differences: result.found.length, open: result.open };
         if (result.open > 0) deps.log.warn(figures, 'reconciliation: the card processor and the ledger differ; see the operator console');
         else deps.log.info(figures, 'reconciliation: the card processor and the ledger agree');
       }
-    } catch (error) {
-      deps.log.error({ err: error }, 'reconciliation job failed; it tries again at its next check');
-    } finally {
-      if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
-    }
-  };
-  void tick();
-  return {
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
     },
-  };
+    deps.log,
+  );
 }

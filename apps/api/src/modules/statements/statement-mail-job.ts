@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { noticeMail, type Notice } from '../mail/templates.ts';
 import { accountName } from '../notifications/notices.ts';
+import { startPeriodicJob, type PeriodicJob } from '../../periodic-job.ts';
 import { balanceBefore, monthBounds, monthOf } from './statements.service.ts';
 
 /*
@@ -86,24 +87,14 @@ export async function mailMonthlyStatements(ctx: Pick<AppContext, 'db' | 'mailer
 }
 
 /** Mails due statements now (the server's start) and every `intervalMs`. */
-export function startStatementMailJob(ctx: Pick<AppContext, 'db' | 'mailer' | 'config'>, log: FastifyBaseLogger, intervalMs = STATEMENT_MAIL_CHECK_INTERVAL_MS) {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    try {
+export function startStatementMailJob(ctx: Pick<AppContext, 'db' | 'mailer' | 'config'>, log: FastifyBaseLogger, intervalMs = STATEMENT_MAIL_CHECK_INTERVAL_MS): PeriodicJob {
+  return startPeriodicJob(
+    'monthly statement mails',
+    intervalMs,
+    async () => {
       const mailed = await mailMonthlyStatements(ctx);
       if (mailed) log.info({ mailed }, 'monthly statements: mailed');
-    } catch (error) {
-      log.error({ err: error }, 'monthly statement mails failed; they are tried again at the next check');
-    } finally {
-      if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
-    }
-  };
-  void tick();
-  return {
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
     },
-  };
+    log,
+  );
 }

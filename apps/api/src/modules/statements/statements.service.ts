@@ -8,6 +8,7 @@ import {
   type Currency,
   type StatementMonth,
   type StatementMonthList,
+  type StatementMovement,
 } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
@@ -58,15 +59,8 @@ export async function listStatementMonths(ctx: AppContext, userId: string, accou
   return { accountNumber: account.accountNumber, months: statementMonths(account.createdAt, now) };
 }
 
-interface MovementRow {
-  transactionId: string;
-  createdAt: string;
-  kind: string;
-  transactionFor: string;
-  amountCents: string;
-  feeCents: string;
-  netCents: string;
-}
+/** A movement as the database sums it: the shared shape without what the statement adds (running balance, proof). */
+type MovementRow = Omit<StatementMovement, 'balanceAfterCents' | 'proof'>;
 
 /** The balance of the account's wallet in `currency` from the postings of transactions made before `before`. */
 export async function balanceBefore(db: Db | Trx, accountId: string, currency: string, before: Date): Promise<bigint> {

@@ -1,9 +1,35 @@
-import { Component, lazy, Suspense, useId, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { formatDay, formatValue, type ChartSpec } from './chart-spec.ts';
 
-// The drawing code (uPlot) is a chunk of its own, fetched when a chart with data first renders:
-// the page, its counters and the charts' text paint without it.
+// The drawing code (uPlot) is a chunk of its own, fetched when a chart with data first comes
+// on the screen: the page, its counters and the charts' text paint without it, and a chart
+// below the fold (the dashboard's, on a phone) costs nothing until it is scrolled to.
 const UPlotChart = lazy(() => import('./UPlotChart.tsx'));
+
+/** A chart loads its drawing once this share of the drawing's place is on the screen. */
+const ON_SCREEN = 0.2;
+
+/** True once ON_SCREEN of the element has been on the screen (at once where the browser cannot tell). */
+function useOnScreen<Element extends HTMLElement>() {
+  const target = useRef<Element>(null);
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = target.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          setNear(true);
+          observer.disconnect();
+        }
+      },
+      { threshold: ON_SCREEN },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return { target, near };
+}
 
 export const CHART_HEIGHT = 220;
 
@@ -63,18 +89,29 @@ export function ChartFigure({
         <div className="mt-3 h-55 animate-pulse rounded-lg bg-slate-100" />
       ) : (
         <>
-          {summary ? <p className="mt-1 text-sm text-slate-600">{summary}</p> : null}
-          <div className="mt-3 min-h-55">
-            <DrawingBoundary>
-              <Suspense fallback={<div className="rounded-lg bg-slate-50" />}>
-                <UPlotChart spec={spec} height={CHART_HEIGHT} />
-              </Suspense>
-            </DrawingBoundary>
-          </div>
+          <Drawing spec={spec} />
+          {/* Under the drawing, as its caption: a sentence this long above it was the page's largest text, painted last. */}
+          {summary ? <p className="mt-3 text-sm text-slate-600">{summary}</p> : null}
           <ChartTable title={title} spec={spec} />
         </>
       )}
     </section>
+  );
+}
+
+/** The chart's drawing, loaded and drawn once it comes on the screen; its place is kept meanwhile. */
+function Drawing({ spec }: { spec: ChartSpec }) {
+  const { target, near } = useOnScreen<HTMLDivElement>();
+  return (
+    <div ref={target} className="mt-3 min-h-55">
+      {near ? (
+        <DrawingBoundary>
+          <Suspense fallback={<div className="rounded-lg bg-slate-50" />}>
+            <UPlotChart spec={spec} height={CHART_HEIGHT} />
+          </Suspense>
+        </DrawingBoundary>
+      ) : null}
+    </div>
   );
 }
 

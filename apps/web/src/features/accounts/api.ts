@@ -78,12 +78,15 @@ export function useAccountCounters(accountNumber: string | undefined) {
   });
 }
 
-/** GET /v1/account/{accountNumber}/chart: the dashboard's balance and money in / out per UTC day. */
-export function useAccountChart(accountNumber: string | undefined) {
+/**
+ * GET /v1/account/{accountNumber}/chart: the dashboard's balance and money in / out per UTC day.
+ * `enabled` false holds the call back (the dashboard asks once its counters have answered).
+ */
+export function useAccountChart(accountNumber: string | undefined, enabled = true) {
   return useQuery({
     queryKey: accountKeys.chart(accountNumber ?? ''),
     queryFn: async ({ signal }) => (await http.get(`/v1/account/${segment(accountNumber ?? '')}/chart`, (contracts) => contracts.accountChart, { signal })).data,
-    enabled: Boolean(accountNumber),
+    enabled: Boolean(accountNumber) && enabled,
   });
 }
 

@@ -5,6 +5,7 @@ import type { AppContext } from '../../../context.ts';
 import { AppError, badRequest, conflict } from '../../../http/errors.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
 import { MoneyMovementLockedError } from '../../accounts/tpin.ts';
+import { startPeriodicJob, type PeriodicJob } from '../../../periodic-job.ts';
 import { newTransactionId } from '../../ledger/ledger.service.ts';
 import type { RefundOutcome } from '../card-processor.ts';
 import { findRefund, refundView, type RefundRow } from '../refund-views.ts';
@@ -233,28 +234,9 @@ export async function recoverRefunds(ctx: AppContext, options: { olderThanMs?: n
   return rows.length;
 }
 
-export interface RefundRecovery {
-  stop(): void;
-}
+export type RefundRecovery = PeriodicJob;
 
 /** Runs the recovery sweep now (the server's start) and every `intervalMs`. */
 export function startRefundRecovery(ctx: AppContext, intervalMs = REFUND_RECOVERY_INTERVAL_MS): RefundRecovery {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    try {
-      await recoverRefunds(ctx);
-    } catch (error) {
-      ctx.log.error({ err: error }, 'refund recovery sweep failed');
-    } finally {
-      if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
-    }
-  };
-  void tick();
-  return {
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+  return startPeriodicJob('refund recovery sweep', intervalMs, () => recoverRefunds(ctx), ctx.log);
 }

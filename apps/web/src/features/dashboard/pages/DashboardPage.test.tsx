@@ -1,11 +1,12 @@
-import { screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PortalUserContext } from '../../../lib/portal-user.ts';
 import { userProfileFixture } from '../../../test/fixtures.ts';
 import { renderPage, signedIn, signIn, stubApi, success } from '../../../test/render.tsx';
 import { DashboardPage } from './DashboardPage.tsx';
 
 const summaryPath = `GET /v1/account/${signedIn.account.accountNumber}/summary`;
+const chartPath = `/v1/account/${signedIn.account.accountNumber}/chart`;
 
 const counter = (label: string) => screen.getByRole('article', { name: label }).querySelector('p')?.textContent;
 
@@ -38,5 +39,27 @@ describe('the dashboard', () => {
     const alerts = await screen.findAllByRole('alert');
     expect(alerts.map((alert) => alert.textContent)).toContain('Kestrel is briefly unavailable. Please try again in a moment.');
     expect(['Total Payments', 'Success Payment', 'Total Withdraw', 'Total Transaction'].map(counter)).toEqual(['–', '–', '–', '–']);
+  });
+
+  it('asks for the charts only once the counters have answered', async () => {
+    const calls = stubApi({
+      [summaryPath]: success({ totalPayments: 3, successPayments: 2, totalWithdraw: 1, totalTransactions: 9 }),
+      [`GET ${chartPath}`]: success({ days: 30, series: [] }),
+    });
+    // The counters' answer is held until the test lets it through.
+    const stubbed = globalThis.fetch;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/summary')) await held;
+      return stubbed(input, init);
+    });
+    renderDashboard();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls.map((call) => call.path)).not.toContain(chartPath);
+    release();
+    expect(await screen.findByText('9')).toBeTruthy();
+    await waitFor(() => expect(calls.filter((call) => call.path === chartPath)).toHaveLength(1));
+    expect(await screen.findByText('No money moved in the last 30 days.')).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import { uiText } from '@kestrel/shared';
+import { useDeferredValue } from 'react';
 import { BankIcon, CardIcon, CheckCircleIcon, ListIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { errorMessage } from '../../../lib/http.ts';
@@ -12,13 +13,18 @@ const d = uiText.dashboard;
 
 /**
  * / and /dashboard: the four counters of the active account (GET /v1/account/{accountNumber}/summary)
- * and, below them, its balance and money in / out over the last 30 days (GET …/chart).
+ * and, below them once those have answered, its balance and money in / out over the last 30 days
+ * (GET …/chart).
  */
 export function DashboardPage() {
   const user = usePortalUser();
   const { accountNumber } = useSession();
   const counters = useAccountCounters(accountNumber);
-  const chart = useAccountChart(accountNumber);
+  // The charts are asked for once the counters have answered (or failed): the counters, the
+  // page's first figures, do not share the network and the main thread with them.
+  const chart = useAccountChart(accountNumber, counters.data !== undefined || counters.isError);
+  // Drawn in a transition (in slices), like the shell: 30 days of two charts and their tables.
+  const chartData = useDeferredValue(chart.data);
   // Until the active account is known (the gate sets it) the counters show as loading.
   const loading = !counters.data && !counters.isError;
   const value = (count: number | undefined) => (count === undefined ? '–' : count.toLocaleString('en-US'));
@@ -40,7 +46,7 @@ export function DashboardPage() {
         <CounterCard label={d.totalWithdraw} value={value(counters.data?.totalWithdraw)} icon={BankIcon} tone="accent" loading={loading} />
         <CounterCard label={d.totalTransaction} value={value(counters.data?.totalTransactions)} icon={ListIcon} tone="sky" loading={loading} />
       </div>
-      <AccountCharts chart={chart.data} isPending={!chart.data && !chart.isError} error={chart.error} />
+      <AccountCharts chart={chartData} isPending={!chartData && !chart.isError} error={chart.error} />
     </>
   );
 }

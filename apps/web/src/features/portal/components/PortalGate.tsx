@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import { Navigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { CenteredLayout } from '../../../components/CenteredLayout.tsx';
@@ -33,7 +33,10 @@ export function PortalGate() {
   }, [toActivate]);
 
   // A failed background refetch keeps the data it had, so data wins over the error state.
-  const profile = user.data;
+  // The shell and its page are a visit's biggest render: deferred (from the first render on,
+  // null until then), React draws them in a transition, in slices that leave the browser free
+  // in between, not in one long task.
+  const profile = useDeferredValue(user.data ?? null, null);
   if (!profile) {
     if (!user.isError) return <FullPageSpinner />;
     // A rejected token signs the user out (RootLayout); show nothing while that happens.

@@ -12,6 +12,11 @@ const m = passkeyMessages;
 
 const base64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*$/, 'Must be base64url');
 
+/** The extension outputs the browser reports (none is used here; the others are dropped). */
+const clientExtensionResults = z
+  .object({ appid: z.boolean().optional(), credProps: z.object({ rk: z.boolean().optional() }).optional(), hmacCreateSecret: z.boolean().optional() })
+  .default({});
+
 const transport = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
 
 /** A passkey's name, as the person gives it. */
@@ -29,7 +34,7 @@ export const passkeyAssertion = z.object({
     userHandle: withExample(base64url(256), 'a2VzdHJlbC11c2Vy').optional(),
   }),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  clientExtensionResults,
 });
 export type PasskeyAssertion = z.infer<typeof passkeyAssertion>;
 export type PasskeyAssertionInput = z.input<typeof passkeyAssertion>;
@@ -48,7 +53,7 @@ export const passkeyAttestation = z.object({
     publicKey: base64url(4096).optional(),
   }),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  clientExtensionResults,
 });
 export type PasskeyAttestation = z.infer<typeof passkeyAttestation>;
 
@@ -71,11 +76,17 @@ export const passkeyRemoveBody = z
   .refine((body) => body.password !== undefined || body.code !== undefined, { message: m.confirmRequired, path: ['password'] });
 export type PasskeyRemoveBody = z.infer<typeof passkeyRemoveBody>;
 
-/** The Security tab's removal form: the password, or a code. */
-export interface PasskeyRemoveFormValues {
-  password: string;
-  code: string;
-}
+/** My Account → Security, adding or renaming: the name (the API takes the same). */
+export const passkeyNameForm = z.object({ name: passkeyName });
+export type PasskeyNameFormValues = z.output<typeof passkeyNameForm>;
+export type PasskeyNameFormInput = z.input<typeof passkeyNameForm>;
+
+/** My Account → Security, removing: the password or a code (either field may stay empty, not both). */
+export const passkeyRemoveForm = z
+  .object({ password: z.string(), code: z.string().trim() })
+  .refine((values) => values.password !== '' || values.code !== '', { message: m.confirmRequired, path: ['password'] });
+export type PasskeyRemoveFormValues = z.output<typeof passkeyRemoveForm>;
+export type PasskeyRemoveFormInput = z.input<typeof passkeyRemoveForm>;
 
 export const passkeyIdParams = z.object({ passkeyId: withExample(z.string().min(1).max(1024), 'hjq4kxWcS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s') });
 export type PasskeyIdParams = z.infer<typeof passkeyIdParams>;

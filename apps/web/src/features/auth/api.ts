@@ -1,5 +1,18 @@
 import type * as Contracts from '@kestrel/shared';
-import type { ForgotPasswordBody, LoginBody, LoginResult, LoginSecondStepBody, RegisterBody, ResetPasswordBody, SendVerificationBody, VerifyEmailBody } from '@kestrel/shared';
+import type {
+  ForgotPasswordBody,
+  LoginBody,
+  LoginResult,
+  LoginSecondStepInput,
+  PasskeyCreationOptions,
+  PasskeyRemoveBody,
+  PasskeyRequestOptions,
+  RegisterBody,
+  ResetPasswordBody,
+  SendVerificationBody,
+  VerifyEmailBody,
+} from '@kestrel/shared';
+import type { startAuthentication as startAuthenticationType, startRegistration as startRegistrationType } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { COOKIE_NAMES, readCookie } from '../../lib/cookies.ts';
@@ -31,6 +44,10 @@ export const sessionKeys = {
 
 export const twoFactorKeys = {
   all: ['two-factor'] as const,
+};
+
+export const passkeyKeys = {
+  all: ['passkeys'] as const,
 };
 
 // ---- Queries ----
@@ -66,9 +83,11 @@ async function fetchFirstAccount(accountId: string, token: string): Promise<Acti
 export type SignedIn = LoginResult & { secondStep?: undefined; account: ActiveAccount | undefined };
 /** The password was right and two-factor sign-in is on: the second step's challenge. */
 export interface SecondStepNeeded {
-  secondStep: 'totp';
+  secondStep: 'totp' | 'passkey';
   challengeToken: string;
   expiresAt: string;
+  /** With a passkey: the options its assertion answers (the second step may take it instead of a code). */
+  passkey?: PasskeyRequestOptions | undefined;
 }
 
 async function withFirstAccount(data: LoginResult): Promise<SignedIn> {
@@ -93,10 +112,10 @@ export function useLogin() {
   });
 }
 
-/** POST /v1/auth/login/second-step: the challenge and a code (the app's or a recovery code) make the session. */
+/** POST /v1/auth/login/second-step: the challenge and a code (the app's or a recovery code), or a passkey's assertion, make the session. */
 export function useLoginSecondStep() {
   return useMutation({
-    mutationFn: async (body: LoginSecondStepBody): Promise<SignedIn> =>
+    mutationFn: async (body: LoginSecondStepInput): Promise<SignedIn> =>
       withFirstAccount((await http.post('/v1/auth/login/second-step', body, (contracts) => contracts.loginResult, { auth: false })).data),
   });
 }
@@ -221,5 +240,82 @@ export function useDisableTwoFactor() {
   return useMutation({
     mutationFn: async (code: string) => http.post('/v1/auth/two-factor/disable', { code }, (contracts) => contracts.noData),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.all }),
+  });
+}
+
+// ---- Passkeys (sign-in, My Account → Security) ----
+
+export type { PasskeyView } from '@kestrel/shared';
+
+/*
+ * @simplewebauthn/browser is imported on click, never with the page: /login and My Account do
+ * not download it until someone uses a passkey (README, Performance). Its option types are
+ * WebAuthn's JSON forms, which the contracts describe loosely (the server is their author).
+ */
+type CreationJSON = Parameters<typeof startRegistrationType>[0]['optionsJSON'];
+type RequestJSON = Parameters<typeof startAuthenticationType>[0]['optionsJSON'];
+const webauthn = () => import('@simplewebauthn/browser');
+
+/** Asks the browser for a passkey's assertion over the server's options (the person picks a passkey and unlocks it). */
+export async function passkeyAssertion(options: PasskeyRequestOptions) {
+  const { startAuthentication } = await webauthn();
+  return startAuthentication({ optionsJSON: options as RequestJSON });
+}
+
+/** The options, the browser's passkey, then POST /v1/auth/login/passkey: a session without the password. */
+export function usePasskeySignIn() {
+  return useMutation({
+    mutationFn: async (): Promise<SignedIn> => {
+      const { data: options } = await http.post('/v1/auth/login/passkey/options', undefined, (contracts) => contracts.passkeyRequestOptions, { auth: false });
+      const credential = await passkeyAssertion(options);
+      return withFirstAccount((await http.post('/v1/auth/login/passkey', { credential }, (contracts) => contracts.loginResult, { auth: false })).data);
+    },
+  });
+}
+
+/** Whether an error is the browser's (the person cancelled, timed out, or it cannot use passkeys) rather than the server's. */
+export function isBrowserPasskeyError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError' || error.name === 'InvalidStateError' || error.name === 'NotSupportedError' || error.name === 'SecurityError');
+}
+
+/** GET /v1/auth/passkeys: the signed-in user's passkeys. */
+export function usePasskeys() {
+  return useQuery({
+    queryKey: passkeyKeys.all,
+    queryFn: async ({ signal }) => (await http.get('/v1/auth/passkeys', (contracts) => contracts.passkeyList, { signal })).data,
+  });
+}
+
+/** The options, the browser makes the passkey, then POST /v1/auth/passkeys with its name. Two-factor status changes with it. */
+export function useAddPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const { data: options } = await http.post('/v1/auth/passkeys/options', undefined, (contracts) => contracts.passkeyCreationOptions);
+      const { startRegistration } = await webauthn();
+      const credential = await startRegistration({ optionsJSON: options satisfies PasskeyCreationOptions as CreationJSON });
+      return http.post('/v1/auth/passkeys', { name, credential }, (contracts) => contracts.passkeyView);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.all }),
+  });
+}
+
+/** PATCH /v1/auth/passkeys/{id}: a new name. */
+export function useRenamePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ passkeyId, name }: { passkeyId: string; name: string }) =>
+      http.patch(`/v1/auth/passkeys/${segment(passkeyId)}`, { name }, (contracts) => contracts.passkeyView),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.all }),
+  });
+}
+
+/** POST /v1/auth/passkeys/{id}/remove with the password or a current code. */
+export function useRemovePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ passkeyId, confirm }: { passkeyId: string; confirm: PasskeyRemoveBody }) =>
+      http.post(`/v1/auth/passkeys/${segment(passkeyId)}/remove`, confirm, (contracts) => contracts.noData),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.all }),
   });
 }

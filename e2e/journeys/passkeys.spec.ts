@@ -1,4 +1,4 @@
-import { passkeyMessages, passkeyText as t, uiText } from '@kestrel/shared';
+import { passkeyMessages, passkeySignInText, passkeyText as t, uiText } from '@kestrel/shared';
 import type { Page } from '@playwright/test';
 import { expect, loginThroughForm, test } from '../fixtures.ts';
 import { lookAt } from '../look.ts';
@@ -59,9 +59,9 @@ test.describe('issue 25: passkeys', () => {
 
     // Signed out, the passkey alone signs in.
     await logout(page);
-    await expect(page.getByRole('button', { name: t.signIn })).toBeEnabled();
+    await expect(page.getByRole('button', { name: passkeySignInText.signIn })).toBeEnabled();
     await lookAt(page, 'login-with-passkey');
-    await page.getByRole('button', { name: t.signIn }).click();
+    await page.getByRole('button', { name: passkeySignInText.signIn }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 
     // The password alone no longer does: the second step asks for the passkey.
@@ -70,9 +70,9 @@ test.describe('issue 25: passkeys', () => {
     await page.getByLabel('Email').fill(holder.email);
     await page.getByLabel('Password', { exact: true }).fill(holder.password);
     await page.getByRole('button', { name: 'Login' }).click();
-    await expect(page.getByText(t.secondStepHint)).toBeVisible();
+    await expect(page.getByText(passkeySignInText.secondStepHint)).toBeVisible();
     await lookAt(page, 'login-passkey-second-step');
-    await page.getByRole('button', { name: t.useInSecondStep }).click();
+    await page.getByRole('button', { name: passkeySignInText.useInSecondStep }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 
     // Its last use shows on the Security tab; removed with the password, the list is empty again.

@@ -3,6 +3,7 @@ export * from './ui-constants.ts';
 export * from './messages.ts';
 export * from './two-factor-messages.ts';
 export * from './passkey-messages.ts';
+export * from './passkey-sign-in-text.ts';
 export * from './pay-messages.ts';
 export * from './payer-messages.ts';
 export * from './payment-request-messages.ts';

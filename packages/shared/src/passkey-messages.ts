@@ -18,16 +18,11 @@ export const passkeyMessages = {
   confirmRequired: 'Enter your password or a code from your authenticator app',
   passwordWrong: 'That password is not right.',
   rateLimited: 'Too many tries. Please wait a few minutes and try again.',
-  cancelled: 'The passkey request was cancelled or timed out.',
   unsupported: 'This browser cannot use passkeys.',
 } as const;
 
-/** The labels of the passkey parts of the login page and My Account → Security. */
+/** The labels of My Account → Security's "Passkeys" section. */
 export const passkeyText = {
-  signIn: 'Sign in with a passkey',
-  or: 'or',
-  useInSecondStep: 'Use a passkey',
-  secondStepHint: 'Use one of your passkeys to finish signing in.',
   title: 'Passkeys',
   hint: 'A passkey signs you in with your fingerprint, face or screen lock instead of your password, and counts as a second factor after it.',
   none: 'No passkeys yet.',
@@ -37,7 +32,7 @@ export const passkeyText = {
   cancel: 'Cancel',
   created: 'Added',
   lastUsed: 'Last used',
-  never: 'Never',
+  never: 'never',
   rename: 'Rename',
   save: 'Save',
   remove: 'Remove',

@@ -4,7 +4,6 @@ import type {
   LoginBody,
   LoginResult,
   LoginSecondStepInput,
-  PasskeyCreationOptions,
   PasskeyRemoveBody,
   PasskeyRequestOptions,
   RegisterBody,
@@ -12,11 +11,11 @@ import type {
   SendVerificationBody,
   VerifyEmailBody,
 } from '@kestrel/shared';
-import type { startAuthentication as startAuthenticationType, startRegistration as startRegistrationType } from '@simplewebauthn/browser';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { COOKIE_NAMES, readCookie } from '../../lib/cookies.ts';
 import { http, segment } from '../../lib/http.ts';
+import { passkeyAssertion, passkeyAttestation } from '../../lib/passkeys.ts';
 import { endSession, useSession, type ActiveAccount } from '../../lib/session.ts';
 
 /*
@@ -247,21 +246,6 @@ export function useDisableTwoFactor() {
 
 export type { PasskeyView } from '@kestrel/shared';
 
-/*
- * @simplewebauthn/browser is imported on click, never with the page: /login and My Account do
- * not download it until someone uses a passkey (README, Performance). Its option types are
- * WebAuthn's JSON forms, which the contracts describe loosely (the server is their author).
- */
-type CreationJSON = Parameters<typeof startRegistrationType>[0]['optionsJSON'];
-type RequestJSON = Parameters<typeof startAuthenticationType>[0]['optionsJSON'];
-const webauthn = () => import('@simplewebauthn/browser');
-
-/** Asks the browser for a passkey's assertion over the server's options (the person picks a passkey and unlocks it). */
-export async function passkeyAssertion(options: PasskeyRequestOptions) {
-  const { startAuthentication } = await webauthn();
-  return startAuthentication({ optionsJSON: options as RequestJSON });
-}
-
 /** The options, the browser's passkey, then POST /v1/auth/login/passkey: a session without the password. */
 export function usePasskeySignIn() {
   return useMutation({
@@ -271,11 +255,6 @@ export function usePasskeySignIn() {
       return withFirstAccount((await http.post('/v1/auth/login/passkey', { credential }, (contracts) => contracts.loginResult, { auth: false })).data);
     },
   });
-}
-
-/** Whether an error is the browser's (the person cancelled, timed out, or it cannot use passkeys) rather than the server's. */
-export function isBrowserPasskeyError(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError' || error.name === 'InvalidStateError' || error.name === 'NotSupportedError' || error.name === 'SecurityError');
 }
 
 /** GET /v1/auth/passkeys: the signed-in user's passkeys. */
@@ -292,8 +271,7 @@ export function useAddPasskey() {
   return useMutation({
     mutationFn: async (name: string) => {
       const { data: options } = await http.post('/v1/auth/passkeys/options', undefined, (contracts) => contracts.passkeyCreationOptions);
-      const { startRegistration } = await webauthn();
-      const credential = await startRegistration({ optionsJSON: options satisfies PasskeyCreationOptions as CreationJSON });
+      const credential = await passkeyAttestation(options);
       return http.post('/v1/auth/passkeys', { name, credential }, (contracts) => contracts.passkeyView);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.all }),

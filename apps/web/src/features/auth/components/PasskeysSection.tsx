@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   formatDateTime,
   passkeyMessages,
+  passkeySignInText,
   passkeyNameForm,
   passkeyRemoveForm,
   passkeyText as t,
@@ -17,12 +18,13 @@ import { Button } from '../../../components/Button.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
-import { isBrowserPasskeyError, twoFactorKeys, useAddPasskey, usePasskeys, useRemovePasskey, type PasskeyView } from '../api.ts';
+import { isBrowserPasskeyError } from '../../../lib/passkeys.ts';
+import { twoFactorKeys, useAddPasskey, usePasskeys, useRemovePasskey, type PasskeyView } from '../api.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** A refusal the server explained goes under the field; the browser's own (cancelled, timed out) and anything else is a toast. */
 function failureMessage(error: unknown, fallback: string): string {
-  if (isBrowserPasskeyError(error)) return passkeyMessages.cancelled;
+  if (isBrowserPasskeyError(error)) return passkeySignInText.cancelled;
   return errorMessage(error, fallback);
 }
 

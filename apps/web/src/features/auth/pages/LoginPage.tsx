@@ -1,4 +1,4 @@
-import { messages, passkeyMessages, passkeyText, PRODUCT_NAME, twoFactorText, uiText, type LoginBody } from '@kestrel/shared';
+import { messages, passkeySignInText, PRODUCT_NAME, twoFactorText, uiText, type LoginBody } from '@kestrel/shared';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
@@ -7,9 +7,10 @@ import { FloatingField, PasswordField } from '../../../components/FloatingField.
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { SecondFactorForm } from '../../../components/SecondFactorForm.tsx';
 import { ApiError } from '../../../lib/http.ts';
+import { isBrowserPasskeyError, passkeyAssertion } from '../../../lib/passkeys.ts';
 import { usePlainForm, type FormRules } from '../../../lib/plain-form.ts';
 import { startSession } from '../../../lib/session.ts';
-import { isBrowserPasskeyError, passkeyAssertion, useLogin, useLoginSecondStep, usePasskeySignIn, type SecondStepNeeded, type SignedIn } from '../api.ts';
+import { useLogin, useLoginSecondStep, usePasskeySignIn, type SecondStepNeeded, type SignedIn } from '../api.ts';
 import { AuthCard, AuthLayout } from '../components/AuthLayout.tsx';
 import { loginErrorToast } from '../components/toasts.ts';
 import { useHydrated } from '../../../lib/hydrated.ts';
@@ -51,7 +52,7 @@ function secondStepRefusal(error: unknown, startOver: () => void): string | unde
 
 /** A passkey that did not sign in: the browser's refusal (cancelled, timed out) or the server's words. */
 function passkeyFailureToast(error: unknown): void {
-  if (isBrowserPasskeyError(error)) loginErrorToast(passkeyMessages.cancelled);
+  if (isBrowserPasskeyError(error)) loginErrorToast(passkeySignInText.cancelled);
   else if (error instanceof ApiError && error.fromServer && error.message) loginErrorToast(error.message);
   else loginErrorToast(messages.login.failed);
 }
@@ -107,7 +108,7 @@ export function LoginPage() {
       try {
         signedIn(await secondStep.mutateAsync({ challengeToken, passkey: await passkeyAssertion(passkey) }));
       } catch (error) {
-        if (isBrowserPasskeyError(error)) loginErrorToast(passkeyMessages.cancelled);
+        if (isBrowserPasskeyError(error)) loginErrorToast(passkeySignInText.cancelled);
         else {
           const refusal = secondStepRefusal(error, startOver);
           // A passkey's challenge serves one answer: a refused one starts the sign-in again.
@@ -126,8 +127,8 @@ export function LoginPage() {
         <AuthCard title={twoFactorText.secondStepTitle} subtitle={`Welcome back. Sign in to your ${PRODUCT_NAME} portal.`}>
           {challenge.secondStep === 'passkey' ? (
             <div className="space-y-5">
-              <p className="text-sm text-slate-600">{passkeyText.secondStepHint}</p>
-              <PasskeyButton label={passkeyText.useInSecondStep} pending={passkeyPending} onClick={() => void answerWithPasskey()} />
+              <p className="text-sm text-slate-600">{passkeySignInText.secondStepHint}</p>
+              <PasskeyButton label={passkeySignInText.useInSecondStep} pending={passkeyPending} onClick={() => void answerWithPasskey()} />
               <div className="flex justify-end text-sm">
                 <button type="button" onClick={startOver} className="rounded font-medium text-slate-600 hover:text-slate-900 hover:underline">
                   {twoFactorText.startOver}
@@ -149,7 +150,7 @@ export function LoginPage() {
               />
               {passkey && (
                 <div className="mt-5">
-                  <PasskeyButton label={passkeyText.useInSecondStep} pending={passkeyPending} onClick={() => void answerWithPasskey()} />
+                  <PasskeyButton label={passkeySignInText.useInSecondStep} pending={passkeyPending} onClick={() => void answerWithPasskey()} />
                 </div>
               )}
             </>
@@ -187,11 +188,11 @@ export function LoginPage() {
         </form>
         <div className="my-5 flex items-center gap-3 text-sm text-slate-500" aria-hidden="true">
           <span className="h-px flex-1 bg-slate-200" />
-          {passkeyText.or}
+          {passkeySignInText.or}
           <span className="h-px flex-1 bg-slate-200" />
         </div>
         <PasskeyButton
-          label={passkeyText.signIn}
+          label={passkeySignInText.signIn}
           pending={passkeySignIn.isPending}
           disabled={!hydrated}
           onClick={() => passkeySignIn.mutate(undefined, { onSuccess: signedIn, onError: passkeyFailureToast })}

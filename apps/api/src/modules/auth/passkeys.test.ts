@@ -1,6 +1,7 @@
 import { passkeyMessages, twoFactorMessages } from '@kestrel/shared';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { randomBytes } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createUser, latestMailTo, type TestUser } from '../../../test/factories.ts';
 import { api, testServer } from '../../../test/harness.ts';
@@ -291,5 +292,22 @@ describe('issue 25: a passkey as the second step after the password', () => {
     const spent = await api('POST', '/v1/auth/login/second-step', { body: { challengeToken, passkey: user.authenticator.assert(passkey.challenge) } });
     expect(spent.status).toBe(401);
     expect(spent.body.code).toBe('passkey_invalid');
+  });
+
+  it('with an authenticator app on as well, asks for its code first and offers the passkey beside it; either finishes', async () => {
+    const user = await userWithPasskey();
+    const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token });
+    const secret = Secret.fromBase32(setup.body.data.secret as string);
+    const codeAt = (timestamp: number) => TOTP.generate({ secret, algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+    expect((await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeAt(Date.now() - 30_000) } })).status).toBe(200);
+
+    const first = (await passwordStep(user)).body.data as { secondStep: string; challengeToken: string; passkey: { challenge: string } };
+    expect(first.secondStep).toBe('totp');
+    const withPasskey = await api('POST', '/v1/auth/login/second-step', { body: { challengeToken: first.challengeToken, passkey: user.authenticator.assert(first.passkey.challenge) } });
+    expect(withPasskey.status).toBe(200);
+
+    const second = (await passwordStep(user)).body.data as { challengeToken: string };
+    const withCode = await api('POST', '/v1/auth/login/second-step', { body: { challengeToken: second.challengeToken, code: codeAt(Date.now()) } });
+    expect(withCode.status).toBe(200);
   });
 });

@@ -44,6 +44,8 @@ test.describe('issue 25: passkeys', () => {
     await expect(list.getByText('This laptop')).toBeVisible();
     await expect(list.getByText(t.never)).toBeVisible();
     expect(await authenticator.credentials()).toBe(1);
+    // A passkey is a second factor: two-factor sign-in says it is on with it.
+    await expect(page.getByRole('region', { name: /Two-factor authentication/ }).getByText(t.onWithPasskey)).toBeVisible();
     await lookAt(page, 'passkeys-security');
 
     // Removing asks for the password or a code: nothing given, then a wrong password.

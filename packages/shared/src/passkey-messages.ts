@@ -42,4 +42,8 @@ export const passkeyText = {
   code: 'Or a code from your app',
   confirmRemove: 'Remove passkey',
   failed: 'Passkeys could not be loaded.',
+  /** The two-factor section's badge and hint when a passkey is the second factor (no app). */
+  onWithPasskey: 'On with a passkey',
+  onWithPasskeyHint: 'Your passkeys answer the second step after your password. Add an authenticator app as well to have another way in, with recovery codes.',
+  addApp: 'Add an authenticator app',
 } as const;

@@ -220,10 +220,10 @@ export function TwoFactorSection() {
   return (
     <section aria-labelledby="two-factor-title" className="flex flex-col gap-4">
       <div>
-        <h2 id="two-factor-title" className="flex items-center gap-2 text-base font-semibold text-slate-900">
+        <h2 id="two-factor-title" className="flex flex-wrap items-center gap-x-2 gap-y-1 text-base font-semibold text-slate-900">
           {t.title}
           {status.data && (
-            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${on || byPasskey ? 'bg-success-50 text-success-700' : 'bg-slate-100 text-slate-700'}`}>
+            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${on || byPasskey ? 'bg-success-50 text-success-700' : 'bg-slate-100 text-slate-700'}`}>
               {on ? t.on : byPasskey ? passkeyText.onWithPasskey : t.off}
             </span>
           )}

@@ -27,6 +27,10 @@ export const PASSWORD_RESET_LINK_MINUTES = 30;
 export const LOGIN_CHALLENGE_MINUTES = 5;
 /** Wrong codes one sign-in's second step takes before the password must be entered again. */
 export const LOGIN_CHALLENGE_MAX_FAILURES = 5;
+/** Passkeys (issue 25): how long a WebAuthn challenge (adding a passkey, signing in with one) may wait. */
+export const PASSKEY_CHALLENGE_MINUTES = 5;
+/** The most passkeys one person may register. */
+export const PASSKEY_MAX_PER_USER = 20;
 /** Recovery codes made when two-factor sign-in is turned on, each usable once. */
 export const RECOVERY_CODE_COUNT = 10;
 /** An authenticator app's code: RFC 6238 with SHA-1, 6 digits, a new code every 30 seconds. */

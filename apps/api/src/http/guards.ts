@@ -82,6 +82,8 @@ export function callerId(request: FastifyRequest): string {
 export const PUBLIC_ROUTES: readonly string[] = [
   'POST /v1/auth/login', // signing in is how one gets a token
   'POST /v1/auth/login/second-step', // the password step's challenge (256 random bits, single use, 5 minutes) plus a code is the credential
+  'POST /v1/auth/login/passkey/options', // starting a passwordless sign-in: only a single-use, 5-minute challenge, throttled per address
+  'POST /v1/auth/login/passkey', // the passkey's signature over a challenge this server made is the credential; throttled like passwords
   'POST /v1/user/register', // signing up, likewise
   'POST /v1/user/verify-email', // the mailed link works without a session
   'POST /v1/auth/forgot-password', // someone who forgot the password has no session; answers alike for any address, throttled

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { withExample } from '../contract-examples.ts';
 import { twoFactorMessages } from '../two-factor-messages.ts';
 import { loginResult } from './auth.ts';
+import { passkeyAssertion, passkeyRequestOptions } from './passkeys.ts';
 
 const m = twoFactorMessages;
 
@@ -30,14 +31,20 @@ export type TwoFactorEnableForm = z.input<typeof twoFactorEnableForm>;
 export const twoFactorDisableForm = z.object({ code: z.string().trim().min(1, m.codeRequired) });
 export type TwoFactorDisableForm = z.input<typeof twoFactorDisableForm>;
 
-/** POST /v1/auth/login/second-step: the challenge the password step answered, and a code. */
+/**
+ * POST /v1/auth/login/second-step: the challenge the password step answered, and either a code
+ * or (the person has a passkey) a passkey's assertion over the answer's `passkey.challenge`.
+ */
 export const loginSecondStepBody = z
   .object({
     challengeToken: withExample(z.string({ error: m.challengeInvalid }).min(16, m.challengeInvalid).max(200, m.challengeInvalid), 'q0H3mU2cS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s'),
-    code,
+    code: code.optional(),
+    passkey: passkeyAssertion.optional(),
   })
-  .strict();
+  .strict()
+  .refine((body) => (body.code === undefined) !== (body.passkey === undefined), { message: m.codeRequired, path: ['code'] });
 export type LoginSecondStepBody = z.infer<typeof loginSecondStepBody>;
+export type LoginSecondStepInput = z.input<typeof loginSecondStepBody>;
 
 // ---- Responses ----
 
@@ -66,9 +73,12 @@ export type TwoFactorEnabled = z.infer<typeof twoFactorEnabled>;
 
 /** POST /v1/auth/login with 2FA on: no session yet, a challenge for the second step. */
 export const loginSecondStep = z.object({
-  secondStep: z.literal('totp').describe('What the second step asks for: a code from the authenticator app (or a recovery code)'),
+  secondStep: z
+    .enum(['totp', 'passkey'])
+    .describe("What the second step asks for first: 'totp', a code from the authenticator app (or a recovery code); 'passkey', one of the person's passkeys (no app set up)"),
   challengeToken: withExample(z.string().describe('Single use; give it to POST /v1/auth/login/second-step'), 'q0H3mU2cS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s'),
   expiresAt: withExample(z.string().describe('ISO 8601 time; five minutes after the password step'), '2026-11-25T09:17:00.000Z'),
+  passkey: passkeyRequestOptions.optional().describe("When the person has a passkey: the options for navigator.credentials.get; its assertion goes in the second step's `passkey`"),
 });
 export type LoginSecondStep = z.infer<typeof loginSecondStep>;
 

@@ -80,6 +80,33 @@ export interface LoginChallengesTable {
   failedAttempts: Generated<number>;
 }
 
+/** A registered passkey (WebAuthn credential); the id is the credential id, base64url. */
+export interface PasskeysTable {
+  id: string;
+  userId: string;
+  name: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** The authenticator's signature counter at its last accepted use. */
+  signCount: Generated<number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  backedUp: Generated<boolean>;
+  createdAt: CreatedAt;
+  lastUsedAt: NullableTimestamp;
+}
+
+/** A WebAuthn ceremony's challenge, by its digest: single use, short-lived, for one purpose. */
+export interface WebauthnChallengesTable {
+  id: Generated<string>;
+  purpose: 'register' | 'sign_in' | 'second_step';
+  userId: string | null;
+  loginChallengeId: string | null;
+  challengeHash: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  usedAt: NullableTimestamp;
+}
+
 export interface MailMessagesTable {
   id: Generated<string>;
   toAddress: string;
@@ -128,6 +155,8 @@ export interface IdentityTables {
   userTotp: UserTotpTable;
   recoveryCodes: RecoveryCodesTable;
   loginChallenges: LoginChallengesTable;
+  passkeys: PasskeysTable;
+  webauthnChallenges: WebauthnChallengesTable;
   mailMessages: MailMessagesTable;
   loginAttempts: LoginAttemptsTable;
   auditLog: AuditLogTable;

@@ -31,7 +31,7 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'login',
     tag: 'Auth',
     description:
-      'Signs in with e-mail and password and answers a session token for the `Authorization` header. Repeated failures are limited per address and per account (429). With two-factor sign-in on, the right password answers `secondStep` and a `challengeToken` instead (no session, no cookie): finish with `POST /v1/auth/login/second-step`.',
+      'Signs in with e-mail and password and answers a session token for the `Authorization` header. Repeated failures are limited per address and per account (429). With two-factor sign-in on (an authenticator app or a passkey), the right password answers `secondStep`, a `challengeToken` and, with a passkey, `passkey` (the options for `navigator.credentials.get`) instead (no session, no cookie): finish with `POST /v1/auth/login/second-step`.',
     errors: [401, 429],
     requestExample: { email: 'ada@example.org', password: 'correct horse battery staple' },
   },
@@ -39,7 +39,7 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'loginSecondStep',
     tag: 'Auth',
     description:
-      "Finishes a sign-in with two-factor sign-in on: the password step's `challengeToken` (single use, 5 minutes, dead after 5 wrong codes) and a `code`, the authenticator app's 6 digits (one 30-second step either side is taken; a code already used is refused) or a recovery code (each works once). Answers the session as `POST /v1/auth/login` does. A challenge that is unknown, used or expired, and a wrong code, are 401; code checks are limited per account like passwords (429).",
+      "Finishes a sign-in with two-factor sign-in on: the password step's `challengeToken` (single use, 5 minutes, dead after 5 wrong codes) and a `code`, the authenticator app's 6 digits (one 30-second step either side is taken; a code already used is refused) or a recovery code (each works once) — or, when the person has a passkey, a `passkey`: its assertion over the password step's `passkey.challenge` (made for this sign-in only). Answers the session as `POST /v1/auth/login` does. A challenge that is unknown, used or expired, and a wrong code, are 401; code checks are limited per account like passwords (429).",
     errors: [401, 429],
     requestExample: { challengeToken: 'q0H3mU2cS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s', code: '492039' },
   },
@@ -70,6 +70,73 @@ export const portalOperations: Record<string, OperationDoc> = {
       'Turns two-factor sign-in off with a current code: the app\'s 6 digits or an unused recovery code. The secret and the recovery codes are deleted. A wrong or reused code is 400; not on, 409; limited like passwords (429). Mails a security notice.',
     errors: [400, 409, 429],
     requestExample: { code: '492039' },
+  },
+  'POST /v1/auth/login/passkey/options': {
+    operationId: 'passkeySignInOptions',
+    tag: 'Auth',
+    description:
+      "Starts a sign-in with a passkey, without the password: the options for `navigator.credentials.get` (WebAuthn's JSON form, as `@simplewebauthn/browser`'s `startAuthentication` takes them). No credential is named: the browser offers the passkeys it holds for this site. The challenge is 256 random bits, single use, valid 5 minutes; only its SHA-256 is kept. Limited per address (429).",
+    errors: [429],
+  },
+  'POST /v1/auth/login/passkey': {
+    operationId: 'passkeySignIn',
+    tag: 'Auth',
+    description:
+      "Signs in with a passkey's assertion over a challenge from `POST /v1/auth/login/passkey/options` and answers the session as `POST /v1/auth/login` does. The challenge is spent by the first answer that names it; the signature, origin, relying-party id, user verification, user handle and the authenticator's counter (it must move on, unless the authenticator keeps none) are checked. An unknown, used or expired challenge, an unknown or removed passkey and a failed check are 401; failures are limited per account like passwords (429).",
+    errors: [401, 429],
+    requestExample: {
+      credential: {
+        id: 'hjq4kxWcS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s',
+        rawId: 'hjq4kxWcS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s',
+        type: 'public-key',
+        response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0', authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ', signature: 'MEUCIQDx', userHandle: 'a2VzdHJlbC11c2Vy' },
+        clientExtensionResults: {},
+      },
+    },
+  },
+  'GET /v1/auth/passkeys': {
+    operationId: 'listPasskeys',
+    tag: 'Auth',
+    description: "The caller's passkeys, oldest first: name, when added and last used, and whether it is synced.",
+  },
+  'POST /v1/auth/passkeys/options': {
+    operationId: 'passkeyRegistrationOptions',
+    tag: 'Auth',
+    description:
+      "Starts adding a passkey: the options for `navigator.credentials.create` (as `@simplewebauthn/browser`'s `startRegistration` takes them): a discoverable credential, 'none' attestation, the caller's passkeys excluded. The challenge is single use and valid 5 minutes. 409 at the limit of passkeys.",
+    errors: [409],
+  },
+  'POST /v1/auth/passkeys': {
+    operationId: 'addPasskey',
+    tag: 'Auth',
+    description:
+      "Adds a passkey: a name and the browser's attestation over a challenge from `POST /v1/auth/passkeys/options` made for the caller. From then on two-factor sign-in is on: the password step asks for a second step, which the passkey (or an authenticator app's code) answers. A used, expired or another person's challenge and a failed check are 400; a passkey already registered is 409. Mails a security notice.",
+    errors: [400, 409],
+    requestExample: {
+      name: 'My laptop',
+      credential: {
+        id: 'hjq4kxWcS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s',
+        rawId: 'hjq4kxWcS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s',
+        type: 'public-key',
+        response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ', transports: ['internal'] },
+        clientExtensionResults: {},
+      },
+    },
+  },
+  'PATCH /v1/auth/passkeys/:passkeyId': {
+    operationId: 'renamePasskey',
+    tag: 'Auth',
+    description: "Renames one of the caller's passkeys; anything else is 404.",
+    errors: [404],
+    requestExample: { name: 'Old laptop' },
+  },
+  'POST /v1/auth/passkeys/:passkeyId/remove': {
+    operationId: 'removePasskey',
+    tag: 'Auth',
+    description:
+      "Removes one of the caller's passkeys, confirmed with the password or a current code (the authenticator app's or a recovery code), like turning two-factor sign-in off. A wrong password or code is 400; anything but the caller's passkey is 404; checks are limited like passwords (429). Mails a security notice.",
+    errors: [400, 404, 429],
+    requestExample: { password: 'correct horse battery staple' },
   },
   'POST /v1/auth/logout': {
     operationId: 'logout',

@@ -1,3 +1,15 @@
+import {
+  passkeyCreationOptions,
+  passkeyIdParams,
+  passkeyList,
+  passkeyMessages,
+  passkeyRegisterBody,
+  passkeyRemoveBody,
+  passkeyRenameBody,
+  passkeyRequestOptions,
+  passkeySignInBody,
+  passkeyView,
+} from '@kestrel/shared';
 import { forgotPasswordBody, loginAnswer, loginBody, loginResult, loginSecondStepBody, messages, twoFactorCodeBody, twoFactorMessages, twoFactorEnabled, twoFactorSetup, twoFactorStatus, noData, resetPasswordBody, sessionIdParams, sessionList, sessionMessages, signedOutOthers } from '@kestrel/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -5,7 +17,8 @@ import { requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { login, loginSecondStep, logout } from './auth.service.ts';
+import { login, loginSecondStep, logout, passkeySignIn } from './auth.service.ts';
+import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, removePasskey, renamePasskey } from './passkeys.service.ts';
 import { readKnownDevice } from './device-cookie.ts';
 import { listDevices, signOutDevice, signOutOtherDevices, type Caller } from './devices.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
@@ -53,6 +66,96 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { result, deviceCookie } = await loginSecondStep(app.ctx, request.body, { ip: clientIp(request), userAgent: request.headers['user-agent'], knownDevice });
       reply.header('set-cookie', deviceCookie);
       return ok(result);
+    },
+  );
+
+  app.post(
+    '/auth/login/passkey/options',
+    {
+      schema: { tags: ['auth'], summary: 'Start signing in with a passkey: the options for navigator.credentials.get (a single-use challenge)', security: [], response: { 200: successEnvelope(passkeyRequestOptions) } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await passkeySignInOptions(app.ctx, clientIp(request)));
+    },
+  );
+
+  app.post(
+    '/auth/login/passkey',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with a passkey, without the password',
+        security: [],
+        body: passkeySignInBody,
+        response: { 200: successEnvelope(loginResult) },
+      },
+    },
+    async (request, reply) => {
+      const knownDevice = readKnownDevice(app.ctx.config.secretKey, request.headers.cookie);
+      const { result, deviceCookie } = await passkeySignIn(app.ctx, request.body, { ip: clientIp(request), userAgent: request.headers['user-agent'], knownDevice });
+      reply.header('set-cookie', deviceCookie);
+      return ok(result);
+    },
+  );
+
+  app.get(
+    '/auth/passkeys',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: "The caller's passkeys", response: { 200: successEnvelope(passkeyList) } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await listPasskeys(app.ctx, callerOf(request)));
+    },
+  );
+
+  app.post(
+    '/auth/passkeys/options',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: 'Start adding a passkey: the options for navigator.credentials.create (a single-use challenge)', response: { 200: successEnvelope(passkeyCreationOptions) } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await passkeyRegistrationOptions(app.ctx, callerOf(request)));
+    },
+  );
+
+  app.post(
+    '/auth/passkeys',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: "Add a passkey: its name and the browser's attestation", body: passkeyRegisterBody, response: { 200: successEnvelope(passkeyView) } },
+    },
+    async (request) => ok(await registerPasskey(app.ctx, callerOf(request), request.body), passkeyMessages.added),
+  );
+
+  app.patch(
+    '/auth/passkeys/:passkeyId',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['auth'], summary: 'Rename one of the caller\'s passkeys', params: passkeyIdParams, body: passkeyRenameBody, response: { 200: successEnvelope(passkeyView) } },
+    },
+    async (request) => ok(await renamePasskey(app.ctx, callerOf(request), request.params.passkeyId, request.body), passkeyMessages.renamed),
+  );
+
+  app.post(
+    '/auth/passkeys/:passkeyId/remove',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['auth'],
+        summary: "Remove one of the caller's passkeys, with the password or a current code",
+        params: passkeyIdParams,
+        body: passkeyRemoveBody,
+        response: { 200: successEnvelope(noData) },
+      },
+    },
+    async (request) => {
+      await removePasskey(app.ctx, callerOf(request), request.params.passkeyId, request.body);
+      return ok(null, passkeyMessages.removed);
     },
   );
 

@@ -1,4 +1,15 @@
-import { LOGIN_CHALLENGE_MAX_FAILURES, LOGIN_CHALLENGE_MINUTES, messages, twoFactorMessages, type LoginAnswer, type LoginBody, type LoginResult, type LoginSecondStepBody } from '@kestrel/shared';
+import {
+  LOGIN_CHALLENGE_MAX_FAILURES,
+  LOGIN_CHALLENGE_MINUTES,
+  messages,
+  passkeyMessages,
+  twoFactorMessages,
+  type LoginAnswer,
+  type LoginBody,
+  type LoginResult,
+  type LoginSecondStepBody,
+  type PasskeySignInBody,
+} from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
@@ -13,7 +24,8 @@ import { recordActivities } from '../activities/activities.service.ts';
 import { recordNotificationEvent } from '../mail/notification-events.ts';
 import { deviceCookieFor, type KnownDevice } from './device-cookie.ts';
 import { admitLoginAttempt, afterSuccessfulLogin, LOGIN_THROTTLE, type ThrottleKey } from './login-throttle.ts';
-import { admitCodeCheck, recoveryCodesLeft, refusalCode, refusalMessage, SecondFactorRefused, spendSecondFactor, twoFactorEnabledFor } from './two-factor.service.ts';
+import { checkAssertion, passkeyOwner, secondStepPasskeyOptions, spendAssertion, spendChallenge, type CheckedAssertion } from './passkeys.service.ts';
+import { admitCodeCheck, recoveryCodesLeft, refusalCode, refusalMessage, SecondFactorRefused, spendSecondFactor, totpEnabledFor, twoFactorEnabledFor } from './two-factor.service.ts';
 
 export interface LoginRequest {
   ip: string;
@@ -95,11 +107,14 @@ export async function login(ctx: AppContext, body: LoginBody, request: LoginRequ
 async function openChallenge(ctx: AppContext, userId: string, ip: string): Promise<Extract<LoginAnswer, { secondStep: string }>> {
   const challengeToken = newOpaqueToken();
   const expiresAt = new Date(Date.now() + LOGIN_CHALLENGE_MINUTES * 60_000);
-  await inTransaction(ctx.db, async (trx) => {
-    await trx.insertInto('loginChallenges').values({ userId, tokenHash: hashToken(challengeToken), expiresAt }).execute();
+  const withApp = await totpEnabledFor(ctx.db, userId);
+  const passkey = await inTransaction(ctx.db, async (trx) => {
+    const { id } = await trx.insertInto('loginChallenges').values({ userId, tokenHash: hashToken(challengeToken), expiresAt }).returning('id').executeTakeFirstOrThrow();
     await recordAudit(trx, { actorUserId: userId, action: 'auth.login_second_step_asked', subjectType: 'user', subjectId: userId, ip });
+    // With a passkey, the second step may be answered by it: a WebAuthn challenge bound to this one.
+    return secondStepPasskeyOptions(trx, ctx, userId, id);
   });
-  return { secondStep: 'totp', challengeToken, expiresAt: expiresAt.toISOString() };
+  return { secondStep: withApp || !passkey ? 'totp' : 'passkey', challengeToken, expiresAt: expiresAt.toISOString(), ...(passkey ? { passkey } : {}) };
 }
 
 const challengeRefused = () => new AppError(401, 'login_challenge_invalid', twoFactorMessages.challengeInvalid);
@@ -125,6 +140,15 @@ export async function loginSecondStep(ctx: AppContext, body: LoginSecondStepBody
   if (!challenge) throw challengeRefused();
   const check = await admitCodeCheck(ctx, challenge.userId, request.ip);
   try {
+    // A passkey's assertion: its WebAuthn challenge must be the one made for this sign-in (spent now, whatever follows).
+    let assertion: CheckedAssertion | undefined;
+    if (body.passkey) {
+      const spent = await spendChallenge(ctx.db, body.passkey.response.clientDataJSON, 'second_step', challenge.userId);
+      if (spent?.loginChallengeId !== challenge.id) throw new SecondFactorRefused('passkey_invalid');
+      const passkey = await passkeyOwner(ctx.db, body.passkey.id, challenge.userId);
+      if (!passkey) throw new SecondFactorRefused('passkey_invalid');
+      assertion = await checkAssertion(ctx, passkey, body.passkey, spent.challenge, false);
+    }
     const outcome = await openSession(ctx, { id: challenge.userId, email: challenge.email }, request, 'second_factor', async (trx) => {
       const spent = await trx
         .updateTable('loginChallenges')
@@ -135,7 +159,11 @@ export async function loginSecondStep(ctx: AppContext, body: LoginSecondStepBody
         .returning('id')
         .executeTakeFirst();
       if (!spent) throw challengeRefused();
-      const used = await spendSecondFactor(trx, ctx.config.secretKey, challenge.userId, body.code);
+      if (assertion) {
+        await spendAssertion(trx, assertion);
+        return 'passkey';
+      }
+      const used = await spendSecondFactor(trx, ctx.config.secretKey, challenge.userId, body.code ?? '');
       if (used === 'recovery_code') {
         const left = await recoveryCodesLeft(trx, challenge.userId);
         await recordAudit(trx, { actorUserId: challenge.userId, action: 'auth.recovery_code_used', subjectType: 'user', subjectId: challenge.userId, ip: request.ip, details: { for: 'login', left } });
@@ -170,8 +198,8 @@ async function openSession(
   ctx: AppContext,
   user: { id: string; email: string },
   request: LoginRequest,
-  via: 'password' | 'second_factor',
-  inside?: (trx: Db) => Promise<'totp' | 'recovery_code'>,
+  via: 'password' | 'second_factor' | 'passkey',
+  inside?: (trx: Db) => Promise<'totp' | 'recovery_code' | 'passkey'>,
 ): Promise<LoginOutcome> {
   const { ip, userAgent, knownDevice } = request;
   const knownHere = knownDevice?.userIds.includes(user.id) === true;
@@ -194,6 +222,41 @@ async function openSession(
     result: { _id: user.id, token, accounts: accounts.map((account) => account._id) },
     deviceCookie: deviceCookieFor(ctx.config.secretKey, knownDevice, user.id, secure),
   };
+}
+
+const passkeyRefused = (reason: 'passkey_invalid' | 'passkey_counter' = 'passkey_invalid') => new AppError(401, refusalCode[reason], refusalMessage[reason]);
+
+/**
+ * POST /auth/login/passkey: a discoverable passkey signs in without the password. The
+ * challenge (from /auth/login/passkey/options) is spent first; the passkey names its person, whose
+ * checks are throttled like passwords (admitCodeCheck); the assertion is checked (signature,
+ * origin, rpID, user handle, counter), then the counter moves on and the session opens in one
+ * transaction, as a password sign-in's (audit, 'Login' activities, the new-device alert, the
+ * device cookie). A failure is recorded as a failed login of that person.
+ */
+export async function passkeySignIn(ctx: AppContext, body: PasskeySignInBody, request: LoginRequest): Promise<LoginOutcome> {
+  const spent = await spendChallenge(ctx.db, body.credential.response.clientDataJSON, 'sign_in');
+  if (!spent) throw new AppError(401, 'passkey_challenge_invalid', passkeyMessages.challengeInvalid);
+  const passkey = await passkeyOwner(ctx.db, body.credential.id);
+  if (!passkey) {
+    await recordAudit(ctx.db, { actorUserId: null, action: 'auth.passkey_sign_in_failed', ip: request.ip, details: { reason: 'unknown_passkey' } });
+    throw passkeyRefused();
+  }
+  const check = await admitCodeCheck(ctx, passkey.userId, request.ip);
+  try {
+    const checked = await checkAssertion(ctx, passkey, body.credential, spent.challenge, true);
+    const outcome = await openSession(ctx, { id: passkey.userId, email: passkey.email }, request, 'passkey', async (trx) => {
+      await spendAssertion(trx, checked);
+      return 'passkey';
+    });
+    await check.accepted();
+    return outcome;
+  } catch (error) {
+    if (!(error instanceof SecondFactorRefused)) throw error;
+    await ctx.db.insertInto('loginAttempts').values({ email: passkey.email, ip: request.ip, succeeded: false }).execute();
+    await recordAudit(ctx.db, { actorUserId: null, action: 'auth.passkey_sign_in_failed', subjectType: 'user', subjectId: passkey.userId, ip: request.ip, details: { reason: error.reason } });
+    throw passkeyRefused(error.reason === 'passkey_counter' ? 'passkey_counter' : 'passkey_invalid');
+  }
 }
 
 export async function logout(ctx: AppContext, userId: string, sessionId: string, ip: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { messages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
+import { messages, passkeyMessages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -20,8 +20,8 @@ import { looksLikeTotpCode, newRecoveryCodes, newTotpSecret, openTotpSecret, rec
 
 const m = twoFactorMessages;
 
-/** Why a code was refused; the caller decides the status (401 at sign-in, 400 when signed in). */
-export type CodeRefusal = 'wrong' | 'reused' | 'recovery_wrong';
+/** Why a code (or a passkey's assertion) was refused; the caller decides the status (401 at sign-in, 400 when signed in). */
+export type CodeRefusal = 'wrong' | 'reused' | 'recovery_wrong' | 'passkey_invalid' | 'passkey_counter';
 
 export class SecondFactorRefused extends Error {
   constructor(readonly reason: CodeRefusal) {
@@ -29,13 +29,32 @@ export class SecondFactorRefused extends Error {
   }
 }
 
-export const refusalMessage: Record<CodeRefusal, string> = { wrong: m.codeInvalid, reused: m.codeReused, recovery_wrong: m.recoveryCodeInvalid };
-export const refusalCode: Record<CodeRefusal, string> = { wrong: 'second_factor_invalid', reused: 'second_factor_reused', recovery_wrong: 'recovery_code_invalid' };
+export const refusalMessage: Record<CodeRefusal, string> = {
+  wrong: m.codeInvalid,
+  reused: m.codeReused,
+  recovery_wrong: m.recoveryCodeInvalid,
+  passkey_invalid: passkeyMessages.signInFailed,
+  passkey_counter: passkeyMessages.counterStale,
+};
+export const refusalCode: Record<CodeRefusal, string> = {
+  wrong: 'second_factor_invalid',
+  reused: 'second_factor_reused',
+  recovery_wrong: 'recovery_code_invalid',
+  passkey_invalid: 'passkey_invalid',
+  passkey_counter: 'passkey_counter_stale',
+};
 
-/** Whether this person has two-factor sign-in on (a confirmed app). */
-export async function twoFactorEnabledFor(db: Db, userId: string): Promise<boolean> {
+/** Whether this person has a confirmed authenticator app. */
+export async function totpEnabledFor(db: Db, userId: string): Promise<boolean> {
   const row = await db.selectFrom('userTotp').select('userId').where('userId', '=', userId).where('enabledAt', 'is not', null).executeTakeFirst();
   return row !== undefined;
+}
+
+/** Whether a person has two-factor sign-in on: a confirmed authenticator app or a passkey (a second factor exists). */
+export async function twoFactorEnabledFor(db: Db, userId: string): Promise<boolean> {
+  if (await totpEnabledFor(db, userId)) return true;
+  const passkey = await db.selectFrom('passkeys').select('id').where('userId', '=', userId).limit(1).executeTakeFirst();
+  return passkey !== undefined;
 }
 
 function throttleKeys(userId: string, ip: string): { owner: ThrottleKey[]; shared: ThrottleKey[] } {
@@ -125,7 +144,7 @@ function changedMail(email: string, firstName: string, on: boolean, securityUrl:
 }
 
 export async function twoFactorStatus(ctx: AppContext, caller: Caller): Promise<TwoFactorStatus> {
-  const enabled = await twoFactorEnabledFor(ctx.db, caller.userId);
+  const enabled = await totpEnabledFor(ctx.db, caller.userId);
   return { enabled, recoveryCodesLeft: enabled ? await recoveryCodesLeft(ctx.db, caller.userId) : 0 };
 }
 
@@ -183,7 +202,7 @@ export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: Two
 
 /** Turns 2FA off with a current code (the app's or a recovery code); the secret and the codes are deleted; audited and mailed. */
 export async function disableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<void> {
-  if (!(await twoFactorEnabledFor(ctx.db, caller.userId))) throw conflict(m.notOn, 'two_factor_not_on');
+  if (!(await totpEnabledFor(ctx.db, caller.userId))) throw conflict(m.notOn, 'two_factor_not_on');
   const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
   let deliver: () => Promise<void>;
   try {

@@ -1,9 +1,21 @@
 import type * as Contracts from '@kestrel/shared';
-import type { ForgotPasswordBody, LoginBody, LoginResult, LoginSecondStepBody, RegisterBody, ResetPasswordBody, SendVerificationBody, VerifyEmailBody } from '@kestrel/shared';
+import type {
+  ForgotPasswordBody,
+  LoginBody,
+  LoginResult,
+  LoginSecondStepInput,
+  PasskeyRemoveBody,
+  PasskeyRequestOptions,
+  RegisterBody,
+  ResetPasswordBody,
+  SendVerificationBody,
+  VerifyEmailBody,
+} from '@kestrel/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { COOKIE_NAMES, readCookie } from '../../lib/cookies.ts';
 import { http, segment } from '../../lib/http.ts';
+import { passkeyAssertion, passkeyAttestation } from '../../lib/passkeys.ts';
 import { endSession, useSession, type ActiveAccount } from '../../lib/session.ts';
 
 /*
@@ -31,6 +43,10 @@ export const sessionKeys = {
 
 export const twoFactorKeys = {
   all: ['two-factor'] as const,
+};
+
+export const passkeyKeys = {
+  all: ['passkeys'] as const,
 };
 
 // ---- Queries ----
@@ -66,9 +82,11 @@ async function fetchFirstAccount(accountId: string, token: string): Promise<Acti
 export type SignedIn = LoginResult & { secondStep?: undefined; account: ActiveAccount | undefined };
 /** The password was right and two-factor sign-in is on: the second step's challenge. */
 export interface SecondStepNeeded {
-  secondStep: 'totp';
+  secondStep: 'totp' | 'passkey';
   challengeToken: string;
   expiresAt: string;
+  /** With a passkey: the options its assertion answers (the second step may take it instead of a code). */
+  passkey?: PasskeyRequestOptions | undefined;
 }
 
 async function withFirstAccount(data: LoginResult): Promise<SignedIn> {
@@ -93,10 +111,10 @@ export function useLogin() {
   });
 }
 
-/** POST /v1/auth/login/second-step: the challenge and a code (the app's or a recovery code) make the session. */
+/** POST /v1/auth/login/second-step: the challenge and a code (the app's or a recovery code), or a passkey's assertion, make the session. */
 export function useLoginSecondStep() {
   return useMutation({
-    mutationFn: async (body: LoginSecondStepBody): Promise<SignedIn> =>
+    mutationFn: async (body: LoginSecondStepInput): Promise<SignedIn> =>
       withFirstAccount((await http.post('/v1/auth/login/second-step', body, (contracts) => contracts.loginResult, { auth: false })).data),
   });
 }
@@ -221,5 +239,61 @@ export function useDisableTwoFactor() {
   return useMutation({
     mutationFn: async (code: string) => http.post('/v1/auth/two-factor/disable', { code }, (contracts) => contracts.noData),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.all }),
+  });
+}
+
+// ---- Passkeys (sign-in, My Account → Security) ----
+
+export type { PasskeyView } from '@kestrel/shared';
+
+/** The options, the browser's passkey, then POST /v1/auth/login/passkey: a session without the password. */
+export function usePasskeySignIn() {
+  return useMutation({
+    mutationFn: async (): Promise<SignedIn> => {
+      const { data: options } = await http.post('/v1/auth/login/passkey/options', undefined, (contracts) => contracts.passkeyRequestOptions, { auth: false });
+      const credential = await passkeyAssertion(options);
+      return withFirstAccount((await http.post('/v1/auth/login/passkey', { credential }, (contracts) => contracts.loginResult, { auth: false })).data);
+    },
+  });
+}
+
+/** GET /v1/auth/passkeys: the signed-in user's passkeys. */
+export function usePasskeys() {
+  return useQuery({
+    queryKey: passkeyKeys.all,
+    queryFn: async ({ signal }) => (await http.get('/v1/auth/passkeys', (contracts) => contracts.passkeyList, { signal })).data,
+  });
+}
+
+/** The options, the browser makes the passkey, then POST /v1/auth/passkeys with its name. Two-factor status changes with it. */
+export function useAddPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) => {
+      const { data: options } = await http.post('/v1/auth/passkeys/options', undefined, (contracts) => contracts.passkeyCreationOptions);
+      const credential = await passkeyAttestation(options);
+      return http.post('/v1/auth/passkeys', { name, credential }, (contracts) => contracts.passkeyView);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.all }),
+  });
+}
+
+/** PATCH /v1/auth/passkeys/{id}: a new name. */
+export function useRenamePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ passkeyId, name }: { passkeyId: string; name: string }) =>
+      http.patch(`/v1/auth/passkeys/${segment(passkeyId)}`, { name }, (contracts) => contracts.passkeyView),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.all }),
+  });
+}
+
+/** POST /v1/auth/passkeys/{id}/remove with the password or a current code. */
+export function useRemovePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ passkeyId, confirm }: { passkeyId: string; confirm: PasskeyRemoveBody }) =>
+      http.post(`/v1/auth/passkeys/${segment(passkeyId)}/remove`, confirm, (contracts) => contracts.noData),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.all }),
   });
 }

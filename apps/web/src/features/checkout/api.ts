@@ -1,5 +1,5 @@
 import type * as Contracts from '@kestrel/shared';
-import type { CardBrand, KestrelPayBody, PaymentResult } from '@kestrel/shared';
+import type { CardBrand, KestrelPayBody, PasskeyAssertionInput, PaymentResult } from '@kestrel/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http, segment } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency-key.ts';
@@ -47,9 +47,9 @@ export async function walletLogin(email: string, password: string) {
   return (await http.post('/v1/auth/login', { email, password }, (contracts) => contracts.loginAnswer, { auth: false })).data;
 }
 
-/** The wallet login's second step (two-factor sign-in on): the challenge and a code make this checkout's session. */
-export async function walletLoginSecondStep(challengeToken: string, code: string) {
-  return (await http.post('/v1/auth/login/second-step', { challengeToken, code }, (contracts) => contracts.loginResult, { auth: false })).data;
+/** The wallet login's second step (two-factor sign-in on): the challenge and a code (or a passkey's assertion) make this checkout's session. */
+export async function walletLoginSecondStep(challengeToken: string, answer: { code: string } | { passkey: PasskeyAssertionInput }) {
+  return (await http.post('/v1/auth/login/second-step', { challengeToken, ...answer }, (contracts) => contracts.loginResult, { auth: false })).data;
 }
 
 const walletFields = (contracts: typeof Contracts) =>

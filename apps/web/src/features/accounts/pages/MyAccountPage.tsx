@@ -16,6 +16,7 @@ import { SampleIdBack, SampleIdFront } from '../components/SampleIdCard.tsx';
 import { Statements } from '../components/Statements.tsx';
 import { identityTypeLabels } from '../labels.ts';
 import { SignedInDevices } from '../../auth/components/SignedInDevices.tsx';
+import { PasskeysSection } from '../../auth/components/PasskeysSection.tsx';
 import { TwoFactorSection } from '../../auth/components/TwoFactorSection.tsx';
 
 const t = uiText.myAccount;
@@ -227,6 +228,7 @@ export function MyAccountPage() {
         {tab === 'security' && (
           <div className="flex flex-col gap-10">
             <TwoFactorSection />
+            <PasskeysSection />
             <SignedInDevices />
           </div>
         )}

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { twoFactorMessages } from '@kestrel/shared';
+import { passkeyText, twoFactorMessages } from '@kestrel/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderPage, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
@@ -18,6 +18,7 @@ describe('My Account → Security: two-factor authentication', () => {
     let enabled = false;
     let tries = 0;
     const calls = stubApi({
+      'GET /v1/auth/passkeys': success([]),
       'GET /v1/auth/two-factor': () => success({ enabled, recoveryCodesLeft: enabled ? 10 : 0 }),
       'POST /v1/auth/two-factor/setup': success(setup),
       'POST /v1/auth/two-factor/enable': () => {
@@ -71,6 +72,7 @@ describe('My Account → Security: two-factor authentication', () => {
     let enabled = true;
     let tries = 0;
     const calls = stubApi({
+      'GET /v1/auth/passkeys': success([]),
       'GET /v1/auth/two-factor': () => success({ enabled, recoveryCodesLeft: enabled ? 7 : 0 }),
       'POST /v1/auth/two-factor/disable': () => {
         tries += 1;
@@ -99,5 +101,16 @@ describe('My Account → Security: two-factor authentication', () => {
       ['POST', '/v1/auth/two-factor/disable', { code: 'zzzzz-zzzzz' }],
       ['POST', '/v1/auth/two-factor/disable', { code: '246810' }],
     ]);
+  });
+
+  it('with a passkey and no app, says two-factor sign-in is on with it, and offers an app as another way', async () => {
+    stubApi({
+      'GET /v1/auth/two-factor': success({ enabled: false, recoveryCodesLeft: 0 }),
+      'GET /v1/auth/passkeys': success([{ _id: 'cred-1', name: 'This laptop', createdAt: '2026-11-25T09:12:00.000Z', lastUsedAt: null, backedUp: false }]),
+    });
+    renderPage(<TwoFactorSection />);
+    expect(await screen.findByText(passkeyText.onWithPasskey)).toBeTruthy();
+    expect(screen.getByText(passkeyText.onWithPasskeyHint)).toBeTruthy();
+    expect(screen.getByRole('button', { name: passkeyText.addApp })).toBeTruthy();
   });
 });

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { twoFactorDisableForm, twoFactorEnableForm, twoFactorMessages, twoFactorSectionText as t, type TwoFactorDisableForm, type TwoFactorEnableForm, type TwoFactorSetup } from '@kestrel/shared';
+import { passkeyText, twoFactorDisableForm, twoFactorEnableForm, twoFactorMessages, twoFactorSectionText as t, type TwoFactorDisableForm, type TwoFactorEnableForm, type TwoFactorSetup } from '@kestrel/shared';
 import { useEffect, useState } from 'react';
 import { useForm, type UseFormSetError } from 'react-hook-form';
 import toast from 'react-hot-toast';
@@ -8,7 +8,7 @@ import { FloatingField } from '../../../components/FloatingField.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { qrSvgAddress } from '../../../lib/qr-code.ts';
-import { useDisableTwoFactor, useEnableTwoFactor, useStartTwoFactorSetup, useTwoFactorStatus } from '../api.ts';
+import { useDisableTwoFactor, useEnableTwoFactor, usePasskeys, useStartTwoFactorSetup, useTwoFactorStatus } from '../api.ts';
 
 /** A refusal the server explained (wrong or reused code, too many tries) goes under the field; anything else is a toast. */
 function showRefusal(error: unknown, setError: UseFormSetError<{ code: string }>) {
@@ -155,7 +155,11 @@ function DisableForm({ onCancel }: { onCancel: () => void }) {
  */
 export function TwoFactorSection() {
   const status = useTwoFactorStatus();
+  const passkeys = usePasskeys();
   const start = useStartTwoFactorSetup();
+  const on = status.data?.enabled === true;
+  // A passkey is a second factor too: two-factor sign-in is on without an app (README, Passkeys).
+  const byPasskey = !on && (passkeys.data?.length ?? 0) > 0;
   const [setup, setSetup] = useState<TwoFactorSetup>();
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
   const [turningOff, setTurningOff] = useState(false);
@@ -208,24 +212,23 @@ export function TwoFactorSection() {
         loading={start.isPending}
         onClick={() => start.mutate(undefined, { onSuccess: setSetup, onError: (error) => toast.error(errorMessage(error, t.failed)) })}
       >
-        {t.turnOn}
+        {byPasskey ? passkeyText.addApp : t.turnOn}
       </Button>
     );
   }
 
-  const on = status.data?.enabled === true;
   return (
     <section aria-labelledby="two-factor-title" className="flex flex-col gap-4">
       <div>
-        <h2 id="two-factor-title" className="flex items-center gap-2 text-base font-semibold text-slate-900">
+        <h2 id="two-factor-title" className="flex flex-wrap items-center gap-x-2 gap-y-1 text-base font-semibold text-slate-900">
           {t.title}
           {status.data && (
-            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${on ? 'bg-success-50 text-success-700' : 'bg-slate-100 text-slate-700'}`}>
-              {on ? t.on : t.off}
+            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${on || byPasskey ? 'bg-success-50 text-success-700' : 'bg-slate-100 text-slate-700'}`}>
+              {on ? t.on : byPasskey ? passkeyText.onWithPasskey : t.off}
             </span>
           )}
         </h2>
-        <p className="mt-1 text-sm text-slate-600">{on ? t.onHint : t.offHint}</p>
+        <p className="mt-1 text-sm text-slate-600">{on ? t.onHint : byPasskey ? passkeyText.onWithPasskeyHint : t.offHint}</p>
       </div>
       {body}
     </section>

@@ -1,8 +1,20 @@
 import { screen, waitFor } from '@testing-library/react';
-import { twoFactorMessages } from '@kestrel/shared';
-import { describe, expect, it } from 'vitest';
+import { passkeySignInText, twoFactorMessages } from '@kestrel/shared';
+import { describe, expect, it, vi } from 'vitest';
 import { renderPage, stubApi, success, writes } from '../../../test/render.tsx';
+import type * as PasskeysModule from '../../../lib/passkeys.ts';
 import { LoginPage } from './LoginPage.tsx';
+
+// The browser's passkey prompt (navigator.credentials) is not in happy-dom: the person's answer is this one.
+const assertion = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' }, clientExtensionResults: {} };
+const browserPasskey = vi.hoisted(() => ({ cancelled: false }));
+vi.mock('../../../lib/passkeys.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof PasskeysModule>()),
+  passkeyAssertion: vi.fn(async () => {
+    if (browserPasskey.cancelled) throw Object.assign(new Error('cancelled'), { name: 'NotAllowedError' });
+    return assertion;
+  }),
+}));
 
 const fill = async (user: ReturnType<typeof renderPage>['user'], email: string, password: string) => {
   if (email) await user.type(screen.getByLabelText('Email'), email);
@@ -131,6 +143,42 @@ describe('the login form', () => {
       expect(await screen.findByRole('button', { name: 'Login' })).toBeTruthy();
       expect(screen.getByLabelText('Password')).toBeTruthy();
       expect(writes(calls).at(-1)).toEqual(['POST', '/v1/auth/login/second-step', { challengeToken: challenge.challengeToken, code: 'k7m2q-x4r9t' }]);
+    });
+  });
+
+  describe('passkeys', () => {
+    const options = { challenge: 'xJ3kq0mU2cS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI', rpId: 'localhost', userVerification: 'required' };
+
+    it('signs in with a passkey without the password; a cancelled prompt says so and stays', async () => {
+      const calls = stubApi({
+        'POST /v1/auth/login/passkey/options': success(options),
+        'POST /v1/auth/login/passkey': success({ _id: 'u1', token: 'tok', accounts: [] }),
+      });
+      const { user, router } = renderPage(<LoginPage />, { path: '/login', routes: { '/dashboard': <p>dashboard</p> } });
+      browserPasskey.cancelled = true;
+      await user.click(screen.getByRole('button', { name: passkeySignInText.signIn }));
+      expect(await screen.findByText(passkeySignInText.cancelled)).toBeTruthy();
+      expect(writes(calls)).toEqual([['POST', '/v1/auth/login/passkey/options', undefined]]);
+
+      browserPasskey.cancelled = false;
+      await user.click(screen.getByRole('button', { name: passkeySignInText.signIn }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+      expect(writes(calls).at(-1)).toEqual(['POST', '/v1/auth/login/passkey', { credential: assertion }]);
+    });
+
+    it('asks for the passkey after the password when it is the only second factor, and signs in with it', async () => {
+      const challenge = { secondStep: 'passkey', challengeToken: 'q0H3mU2cS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s', expiresAt: '2026-11-25T09:17:00.000Z', passkey: options };
+      const calls = stubApi({
+        'POST /v1/auth/login': success(challenge),
+        'POST /v1/auth/login/second-step': success({ _id: 'u1', token: 'tok', accounts: [] }),
+      });
+      const { user, router } = renderPage(<LoginPage />, { path: '/login', routes: { '/dashboard': <p>dashboard</p> } });
+      await fill(user, 'ada@example.test', 'secret-pass');
+      expect(await screen.findByText(passkeySignInText.secondStepHint)).toBeTruthy();
+      expect(screen.queryByLabelText('Authentication code')).toBeNull();
+      await user.click(screen.getByRole('button', { name: passkeySignInText.useInSecondStep }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+      expect(writes(calls).at(-1)).toEqual(['POST', '/v1/auth/login/second-step', { challengeToken: challenge.challengeToken, passkey: assertion }]);
     });
   });
 });

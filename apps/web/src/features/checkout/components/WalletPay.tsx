@@ -1,4 +1,4 @@
-import { checkoutMessages, type CheckoutLoginFormValues, type Currency, type WalletPayFormValues } from '@kestrel/shared';
+import { checkoutMessages, type CheckoutLoginFormValues, type Currency, type LoginSecondStep, type WalletPayFormValues } from '@kestrel/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
@@ -39,7 +39,7 @@ const payRules: FormRules<WalletPayFormValues> = {
 function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void }) {
   const [error, setError] = useState<string>();
   /** Two-factor sign-in on: the second step's challenge, once the password was right. */
-  const [challenge, setChallenge] = useState<string>();
+  const [challenge, setChallenge] = useState<LoginSecondStep>();
   const { field, handleSubmit, isSubmitting } = usePlainForm<CheckoutLoginFormValues>({ email: '', password: '' }, loginRules);
   if (challenge) {
     return (
@@ -63,7 +63,7 @@ function WalletLogin({ onSignedIn }: { onSignedIn: (auth: WalletAuth) => void })
         setError(undefined);
         try {
           const result = await walletLogin(values.email.trim(), values.password);
-          if ('secondStep' in result) setChallenge(result.challengeToken);
+          if ('secondStep' in result) setChallenge(result);
           else onSignedIn({ userId: result._id, token: result.token });
         } catch (cause) {
           setError(cause instanceof ApiError && cause.status === 401 && cause.fromServer ? cause.message : checkoutMessages.loginError);

@@ -1,0 +1,364 @@
+import { randomBytes } from 'node:crypto';
+import {
+  messages,
+  PASSKEY_CHALLENGE_MINUTES,
+  PASSKEY_MAX_PER_USER,
+  PRODUCT_NAME,
+  passkeyMessages,
+  type PasskeyAssertion,
+  type PasskeyCreationOptions,
+  type PasskeyList,
+  type PasskeyRegisterBody,
+  type PasskeyRemoveBody,
+  type PasskeyRenameBody,
+  type PasskeyRequestOptions,
+  type PasskeyView,
+} from '@kestrel/shared';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../http/errors.ts';
+import { verifySecret } from '../../security/passwords.ts';
+import { hashToken } from '../../security/tokens.ts';
+import { recordAudit } from '../audit/audit.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import { noticeMail } from '../mail/templates.ts';
+import { findUserById } from '../users/users.service.ts';
+import type { Caller } from './devices.service.ts';
+import { admitLoginAttempt, LOGIN_THROTTLE } from './login-throttle.ts';
+import { admitCodeCheck, refusalCode, refusalMessage, SecondFactorRefused, spendSecondFactor } from './two-factor.service.ts';
+
+/*
+ * Passkeys (WebAuthn; issue 25; README, Passkeys), on @simplewebauthn/server. A person adds
+ * passkeys from My Account → Security; a passkey signs in without the password (a discoverable
+ * credential: the browser offers the passkeys it holds for this site) and answers the second
+ * step after the password. Every ceremony's challenge is 256 random bits made here, kept only
+ * as its SHA-256 with its purpose, its person and a short life; the first answer that names it
+ * spends it, whatever the outcome, so no challenge is ever taken twice. The relying party is
+ * the configured public URL: its host name is the rpID, its origin the only one accepted.
+ */
+
+const m = passkeyMessages;
+
+export type PasskeyPurpose = 'register' | 'sign_in' | 'second_step';
+
+interface RelyingParty {
+  rpID: string;
+  origin: string;
+}
+
+function relyingParty(ctx: AppContext): RelyingParty {
+  const url = new URL(ctx.config.publicUrl);
+  return { rpID: url.hostname, origin: url.origin };
+}
+
+const challengeRefused = () => new AppError(400, 'passkey_challenge_invalid', m.challengeInvalid);
+
+/** The WebAuthn user handle of a person: their id's bytes (no e-mail or name in it). */
+const userHandleOf = (userId: string) => new TextEncoder().encode(userId);
+
+/** Records a new challenge (its digest) for one ceremony; expired ones are swept on the way. */
+async function rememberChallenge(db: Db, challenge: string, purpose: PasskeyPurpose, userId: string | null, loginChallengeId: string | null = null): Promise<void> {
+  await db.deleteFrom('webauthnChallenges').where('expiresAt', '<', new Date(Date.now() - 60 * 60_000)).execute();
+  await db
+    .insertInto('webauthnChallenges')
+    .values({ purpose, userId, loginChallengeId, challengeHash: hashToken(challenge), expiresAt: new Date(Date.now() + PASSKEY_CHALLENGE_MINUTES * 60_000) })
+    .execute();
+}
+
+/** The challenge a browser signed, read from its client data (undefined when it is not there). */
+function signedChallenge(clientDataJSON: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(isoBase64URL.toUTF8String(clientDataJSON));
+    if (parsed && typeof parsed === 'object' && 'challenge' in parsed && typeof parsed.challenge === 'string') return parsed.challenge;
+  } catch {
+    // Not JSON: no challenge.
+  }
+  return undefined;
+}
+
+export interface SpentChallenge {
+  challenge: string;
+  userId: string | null;
+  loginChallengeId: string | null;
+}
+
+/**
+ * Spends the challenge a browser's answer signed, for this purpose (and person, when given):
+ * live, unused, then used at once and for good, before the answer is checked. Undefined when
+ * there is no such live challenge (unknown, another ceremony's, used, expired).
+ */
+export async function spendChallenge(db: Db, clientDataJSON: string, purpose: PasskeyPurpose, userId?: string): Promise<SpentChallenge | undefined> {
+  const challenge = signedChallenge(clientDataJSON);
+  if (!challenge) return undefined;
+  let query = db
+    .updateTable('webauthnChallenges')
+    .set({ usedAt: new Date() })
+    .where('challengeHash', '=', hashToken(challenge))
+    .where('purpose', '=', purpose)
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', new Date());
+  if (userId !== undefined) query = query.where('userId', '=', userId);
+  const spent = await query.returning(['userId', 'loginChallengeId']).executeTakeFirst();
+  return spent ? { challenge, ...spent } : undefined;
+}
+
+/** The passkeys a person holds, as WebAuthn credential descriptors. */
+async function descriptorsOf(db: Db, userId: string) {
+  const rows = await db.selectFrom('passkeys').select(['id', 'transports']).where('userId', '=', userId).orderBy('createdAt').execute();
+  return rows.map((row) => ({ id: row.id, transports: row.transports }));
+}
+
+// ---- Signing in (without the password, or as the second step) ----
+
+/**
+ * The options of a passwordless sign-in: no credential named (the browser offers the
+ * discoverable passkeys it holds for this site). Anyone may ask; each address is throttled
+ * like the password step.
+ */
+export async function passkeySignInOptions(ctx: AppContext, ip: string): Promise<PasskeyRequestOptions> {
+  if (ctx.config.rateLimits) {
+    const admitted = await admitLoginAttempt(ctx.db, [{ key: `passkey-options:ip:${ip}`, policy: LOGIN_THROTTLE.perIp }]);
+    if (!admitted.admitted) {
+      const error = tooManyRequests(m.rateLimited, 'passkey_rate_limited');
+      error.retryAfterSeconds = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
+      throw error;
+    }
+  }
+  const { rpID } = relyingParty(ctx);
+  const options = await generateAuthenticationOptions({ rpID, challenge: new Uint8Array(randomBytes(32)), userVerification: 'required', timeout: PASSKEY_CHALLENGE_MINUTES * 60_000 });
+  await rememberChallenge(ctx.db, options.challenge, 'sign_in', null);
+  return { ...options };
+}
+
+/** The options of a second step's passkey, bound to that sign-in's challenge and person; undefined without a passkey. */
+export async function secondStepPasskeyOptions(db: Db, ctx: AppContext, userId: string, loginChallengeId: string): Promise<PasskeyRequestOptions | undefined> {
+  const allowCredentials = await descriptorsOf(db, userId);
+  if (allowCredentials.length === 0) return undefined;
+  const { rpID } = relyingParty(ctx);
+  const options = await generateAuthenticationOptions({ rpID, challenge: new Uint8Array(randomBytes(32)), allowCredentials, userVerification: 'preferred', timeout: PASSKEY_CHALLENGE_MINUTES * 60_000 });
+  await rememberChallenge(db, options.challenge, 'second_step', userId, loginChallengeId);
+  return { ...options };
+}
+
+export interface CheckedAssertion {
+  passkeyId: string;
+  userId: string;
+  email: string;
+  newCounter: number;
+  oldCounter: number;
+}
+
+/** The passkey an assertion names (of this person, when given), with its owner's e-mail. */
+export async function passkeyOwner(db: Db, credentialId: string, userId?: string) {
+  let query = db
+    .selectFrom('passkeys')
+    .innerJoin('users', 'users.id', 'passkeys.userId')
+    .select(['passkeys.id', 'passkeys.userId', 'passkeys.publicKey', 'passkeys.signCount', 'passkeys.transports', 'users.email'])
+    .where('passkeys.id', '=', credentialId);
+  if (userId !== undefined) query = query.where('passkeys.userId', '=', userId);
+  return query.executeTakeFirst();
+}
+
+/**
+ * Checks an assertion over a challenge already spent: the signature with the passkey's stored
+ * key, the origin and rpID, the user handle (when sent) against the passkey's owner, and the
+ * counter moving on. Throws SecondFactorRefused ('passkey_invalid', 'passkey_counter').
+ */
+export async function checkAssertion(
+  ctx: AppContext,
+  passkey: NonNullable<Awaited<ReturnType<typeof passkeyOwner>>>,
+  assertion: PasskeyAssertion,
+  challenge: string,
+  /** A passwordless sign-in asks the authenticator to have verified the person (fingerprint, PIN): the passkey is then both factors. */
+  requireUserVerification: boolean,
+): Promise<CheckedAssertion> {
+  const handle = assertion.response.userHandle;
+  if (handle && handle !== isoBase64URL.fromBuffer(userHandleOf(passkey.userId))) throw new SecondFactorRefused('passkey_invalid');
+  const { rpID, origin } = relyingParty(ctx);
+  let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  try {
+    verified = await verifyAuthenticationResponse({
+      response: assertion,
+      expectedChallenge: challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: { id: passkey.id, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: passkey.signCount, transports: passkey.transports },
+      requireUserVerification,
+    });
+  } catch (error) {
+    // The library refuses a counter that did not move past the stored one (a cloned authenticator).
+    if (error instanceof Error && /counter/i.test(error.message)) throw new SecondFactorRefused('passkey_counter');
+    throw new SecondFactorRefused('passkey_invalid');
+  }
+  if (!verified.verified) throw new SecondFactorRefused('passkey_invalid');
+  return { passkeyId: passkey.id, userId: passkey.userId, email: passkey.email, newCounter: verified.authenticationInfo.newCounter, oldCounter: passkey.signCount };
+}
+
+/**
+ * Inside the sign-in's transaction: moves the passkey's counter on (only from the value the
+ * check read, so two sign-ins with the same counter cannot both pass) and records its use.
+ */
+export async function spendAssertion(trx: Db, checked: CheckedAssertion): Promise<void> {
+  const moved = await trx
+    .updateTable('passkeys')
+    .set({ signCount: checked.newCounter, lastUsedAt: new Date() })
+    .where('id', '=', checked.passkeyId)
+    .where('signCount', '=', checked.oldCounter)
+    .returning('id')
+    .executeTakeFirst();
+  if (!moved) throw new SecondFactorRefused('passkey_counter');
+}
+
+// ---- My Account → Security ----
+
+const viewOf = (row: { id: string; name: string; createdAt: Date; lastUsedAt: Date | null; backedUp: boolean }): PasskeyView => ({
+  _id: row.id,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+  backedUp: row.backedUp,
+});
+
+export async function listPasskeys(ctx: AppContext, caller: Caller): Promise<PasskeyList> {
+  const rows = await ctx.db.selectFrom('passkeys').select(['id', 'name', 'createdAt', 'lastUsedAt', 'backedUp']).where('userId', '=', caller.userId).orderBy('createdAt').execute();
+  return rows.map(viewOf);
+}
+
+/** The options for adding a passkey: a resident (discoverable) key, the person's other passkeys excluded. */
+export async function passkeyRegistrationOptions(ctx: AppContext, caller: Caller): Promise<PasskeyCreationOptions> {
+  const user = await findUserById(ctx.db, caller.userId);
+  if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+  const existing = await descriptorsOf(ctx.db, caller.userId);
+  if (existing.length >= PASSKEY_MAX_PER_USER) throw conflict(`You can register up to ${PASSKEY_MAX_PER_USER} passkeys. Remove one first.`, 'passkey_limit');
+  const { rpID } = relyingParty(ctx);
+  const options = await generateRegistrationOptions({
+    rpName: PRODUCT_NAME,
+    rpID,
+    userID: userHandleOf(user.id),
+    userName: user.email,
+    userDisplayName: `${user.firstName} ${user.lastName}`,
+    challenge: new Uint8Array(randomBytes(32)),
+    attestationType: 'none',
+    excludeCredentials: existing,
+    authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    timeout: PASSKEY_CHALLENGE_MINUTES * 60_000,
+  });
+  await rememberChallenge(ctx.db, options.challenge, 'register', caller.userId);
+  return { ...options };
+}
+
+function changedMail(email: string, firstName: string, name: string, added: boolean, securityUrl: string): MailMessage {
+  return noticeMail(
+    email,
+    {
+      subject: added ? 'A passkey was added to your Kestrel account' : 'A passkey was removed from your Kestrel account',
+      headline: added ? 'New passkey added' : 'Passkey removed',
+      name: firstName,
+      intro: added
+        ? [`The passkey “${name}” can now sign in to your Kestrel account without your password, and answers the second step after it.`]
+        : [`The passkey “${name}” can no longer sign in to your Kestrel account.`],
+      action: { label: 'Open My Account → Security', url: securityUrl },
+      outro: ['If this was you, there is nothing else to do.', 'If it was not, reset your password at once and contact support.'],
+      footer: `You get this security notice at the address you sign in with, ${email}. It cannot be switched off.`,
+    },
+    { template: added ? 'passkey_added' : 'passkey_removed' },
+  );
+}
+
+function deliverLater(ctx: AppContext, deliver: () => Promise<void>): void {
+  deliver().catch((error: unknown) => ctx.log.error({ err: error }, 'passkey mail was not sent'));
+}
+
+/** Adds a passkey: the registration challenge spent, the attestation checked ('none' is all we ask), stored, audited and mailed. */
+export async function registerPasskey(ctx: AppContext, caller: Caller, body: PasskeyRegisterBody): Promise<PasskeyView> {
+  const spent = await spendChallenge(ctx.db, body.credential.response.clientDataJSON, 'register', caller.userId);
+  if (!spent) throw challengeRefused();
+  const { rpID, origin } = relyingParty(ctx);
+  let info;
+  try {
+    const verified = await verifyRegistrationResponse({
+      response: body.credential,
+      expectedChallenge: spent.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    });
+    info = verified.verified ? verified.registrationInfo : undefined;
+  } catch {
+    info = undefined;
+  }
+  if (!info) throw badRequest(m.registrationFailed, undefined, 'passkey_invalid');
+  const { credential, credentialBackedUp } = info;
+  const added = await inTransaction(ctx.db, async (trx) => {
+    const row = await trx
+      .insertInto('passkeys')
+      .values({
+        id: credential.id,
+        userId: caller.userId,
+        name: body.name,
+        publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+        signCount: credential.counter,
+        transports: credential.transports ?? body.credential.response.transports ?? [],
+        backedUp: credentialBackedUp,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning(['id', 'name', 'createdAt', 'lastUsedAt', 'backedUp'])
+      .executeTakeFirst();
+    if (!row) throw conflict(m.alreadyRegistered, 'passkey_already_registered');
+    await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.passkey_added', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { passkeyId: row.id } });
+    const user = await findUserById(trx, caller.userId);
+    if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+    return { view: viewOf(row), deliver: await ctx.mailer.stage(trx, changedMail(user.email, user.firstName, row.name, true, `${ctx.config.publicUrl}/my-account`)) };
+  });
+  deliverLater(ctx, added.deliver);
+  return added.view;
+}
+
+export async function renamePasskey(ctx: AppContext, caller: Caller, passkeyId: string, body: PasskeyRenameBody): Promise<PasskeyView> {
+  const row = await ctx.db
+    .updateTable('passkeys')
+    .set({ name: body.name })
+    .where('id', '=', passkeyId)
+    .where('userId', '=', caller.userId)
+    .returning(['id', 'name', 'createdAt', 'lastUsedAt', 'backedUp'])
+    .executeTakeFirst();
+  if (!row) throw notFound(m.notFound, 'passkey_not_found');
+  return viewOf(row);
+}
+
+/**
+ * Removes a passkey with the password or a current code (the app's or a recovery code), like
+ * turning two-factor sign-in off; checks are throttled like codes. Audited and mailed.
+ */
+export async function removePasskey(ctx: AppContext, caller: Caller, passkeyId: string, body: PasskeyRemoveBody): Promise<void> {
+  const owned = await ctx.db.selectFrom('passkeys').select(['id', 'name']).where('id', '=', passkeyId).where('userId', '=', caller.userId).executeTakeFirst();
+  if (!owned) throw notFound(m.notFound, 'passkey_not_found');
+  const user = await findUserById(ctx.db, caller.userId);
+  if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+  const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
+  const withPassword = body.password !== undefined;
+  if (withPassword && !(await verifySecret(user.passwordHash, body.password ?? ''))) throw badRequest(m.passwordWrong, { password: m.passwordWrong }, 'password_invalid');
+  let deliver: () => Promise<void>;
+  try {
+    deliver = await inTransaction(ctx.db, async (trx) => {
+      const used = withPassword ? 'password' : await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code ?? '');
+      const removed = await trx.deleteFrom('passkeys').where('id', '=', passkeyId).where('userId', '=', caller.userId).returning('id').executeTakeFirst();
+      if (!removed) throw notFound(m.notFound, 'passkey_not_found');
+      await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.passkey_removed', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { passkeyId, with: used } });
+      return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, owned.name, false, `${ctx.config.publicUrl}/my-account`));
+    });
+  } catch (error) {
+    if (error instanceof SecondFactorRefused) throw badRequest(refusalMessage[error.reason], { code: refusalMessage[error.reason] }, refusalCode[error.reason]);
+    throw error;
+  }
+  await check.accepted();
+  deliverLater(ctx, deliver);
+}

@@ -1,0 +1,188 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  formatDateTime,
+  passkeyMessages,
+  passkeySignInText,
+  passkeyNameForm,
+  passkeyRemoveForm,
+  passkeyText as t,
+  type PasskeyNameFormInput,
+  type PasskeyNameFormValues,
+  type PasskeyRemoveFormInput,
+  type PasskeyRemoveFormValues,
+} from '@kestrel/shared';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { Button } from '../../../components/Button.tsx';
+import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
+import { Spinner } from '../../../components/Spinner.tsx';
+import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { isBrowserPasskeyError } from '../../../lib/passkeys.ts';
+import { twoFactorKeys, useAddPasskey, usePasskeys, useRemovePasskey, type PasskeyView } from '../api.ts';
+import { useQueryClient } from '@tanstack/react-query';
+
+/** A refusal the server explained goes under the field; the browser's own (cancelled, timed out) and anything else is a toast. */
+function failureMessage(error: unknown, fallback: string): string {
+  if (isBrowserPasskeyError(error)) return passkeySignInText.cancelled;
+  return errorMessage(error, fallback);
+}
+
+/** Names the new passkey, then the browser makes it (fingerprint, face or screen lock). */
+function AddForm({ onDone }: { onDone: () => void }) {
+  const add = useAddPasskey();
+  const queryClient = useQueryClient();
+  const { register, handleSubmit, setError, formState } = useForm<PasskeyNameFormInput, unknown, PasskeyNameFormValues>({ resolver: zodResolver(passkeyNameForm), defaultValues: { name: '' } });
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs"
+      onSubmit={handleSubmit(({ name }) =>
+        add.mutate(name, {
+          onSuccess: (answer) => {
+            toast.success(answer.message ?? passkeyMessages.added);
+            // A passkey is a second factor: the password step now asks for it.
+            void queryClient.invalidateQueries({ queryKey: twoFactorKeys.all });
+            onDone();
+          },
+          onError: (error) => {
+            if (error instanceof ApiError && error.fromServer && error.fields?.name) setError('name', { message: error.fields.name }, { shouldFocus: true });
+            else toast.error(failureMessage(error, passkeyMessages.registrationFailed));
+          },
+        }),
+      )}
+    >
+      <FloatingField label={t.name} autoComplete="off" maxLength={60} autoFocus {...register('name')} error={formState.errors.name?.message} />
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" loading={add.isPending}>
+          {t.create}
+        </Button>
+        <Button variant="secondary" onClick={onDone}>
+          {t.cancel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Removing asks for the password or a current code, like turning two-factor sign-in off. */
+function RemoveForm({ passkey, onCancel }: { passkey: PasskeyView; onCancel: () => void }) {
+  const remove = useRemovePasskey();
+  const { register, handleSubmit, setError, formState } = useForm<PasskeyRemoveFormInput, unknown, PasskeyRemoveFormValues>({
+    resolver: zodResolver(passkeyRemoveForm),
+    defaultValues: { password: '', code: '' },
+  });
+  return (
+    <form
+      noValidate
+      aria-label={`${t.removeTitle} ${passkey.name}`}
+      className="mt-3 flex flex-col gap-4 rounded-xl border border-slate-200 bg-slate-50 p-4"
+      onSubmit={handleSubmit(({ password, code }) =>
+        remove.mutate(
+          { passkeyId: passkey._id, confirm: password ? { password } : { code } },
+          {
+            onSuccess: (answer) => toast.success(answer.message ?? passkeyMessages.removed),
+            onError: (error) => {
+              if (error instanceof ApiError && error.fromServer && error.status === 400) setError(password ? 'password' : 'code', { message: error.message }, { shouldFocus: true });
+              else toast.error(errorMessage(error, t.failed));
+            },
+          },
+        ),
+      )}
+    >
+      <div>
+        <p className="text-sm font-semibold text-slate-900">{t.removeTitle}</p>
+        <p className="mt-1 text-sm text-slate-600">{t.removeHint}</p>
+      </div>
+      <PasswordField label={t.password} autoComplete="current-password" {...register('password')} error={formState.errors.password?.message} />
+      <FloatingField label={t.code} autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} maxLength={40} {...register('code')} error={formState.errors.code?.message} />
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" variant="danger" loading={remove.isPending}>
+          {t.confirmRemove}
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
+          {t.cancel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function PasskeyRow({ passkey }: { passkey: PasskeyView }) {
+  const [removing, setRemoving] = useState(false);
+  return (
+    <li className="px-5 py-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between sm:gap-6">
+        <div className="min-w-0">
+          <p className="font-semibold break-words text-slate-900">{passkey.name}</p>
+          <p className="text-sm text-slate-600">
+            {t.created} <time dateTime={passkey.createdAt}>{formatDateTime(passkey.createdAt)}</time> · {t.lastUsed}{' '}
+            {passkey.lastUsedAt ? <time dateTime={passkey.lastUsedAt}>{formatDateTime(passkey.lastUsedAt)}</time> : t.never}
+          </p>
+        </div>
+        {!removing && (
+          <Button variant="secondary" className="shrink-0 self-start sm:self-center" aria-label={`${t.remove}: ${passkey.name}`} onClick={() => setRemoving(true)}>
+            {t.remove}
+          </Button>
+        )}
+      </div>
+      {removing && <RemoveForm passkey={passkey} onCancel={() => setRemoving(false)} />}
+    </li>
+  );
+}
+
+/**
+ * My Account → Security: passkeys (issue 25). Each one signs in without the password, and
+ * answers the second step after it; adding one turns two-factor sign-in on. The browser part
+ * (@simplewebauthn/browser) is downloaded when "Create passkey" is pressed, not with the page.
+ */
+export function PasskeysSection() {
+  const passkeys = usePasskeys();
+  const [adding, setAdding] = useState(false);
+  let body;
+  if (passkeys.isPending) {
+    body = (
+      <div className="flex justify-center py-6 text-brand-700">
+        <Spinner className="size-8" label={t.title} />
+      </div>
+    );
+  } else if (passkeys.isError) {
+    body = (
+      <p role="alert" className="rounded-lg bg-danger-50 p-4 text-danger-700">
+        {errorMessage(passkeys.error, t.failed)}
+      </p>
+    );
+  } else {
+    body = (
+      <>
+        {passkeys.data.length === 0 ? (
+          <p className="text-sm text-slate-600">{t.none}</p>
+        ) : (
+          <ul aria-label={t.title} className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white shadow-xs">
+            {passkeys.data.map((passkey) => (
+              <PasskeyRow key={passkey._id} passkey={passkey} />
+            ))}
+          </ul>
+        )}
+        {adding ? (
+          <AddForm onDone={() => setAdding(false)} />
+        ) : (
+          <Button className="self-start" onClick={() => setAdding(true)}>
+            {t.add}
+          </Button>
+        )}
+      </>
+    );
+  }
+  return (
+    <section aria-labelledby="passkeys-title" className="flex flex-col gap-4">
+      <div>
+        <h2 id="passkeys-title" className="text-base font-semibold text-slate-900">
+          {t.title}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">{t.hint}</p>
+      </div>
+      {body}
+    </section>
+  );
+}

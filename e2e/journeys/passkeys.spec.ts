@@ -1,0 +1,89 @@
+import { passkeyMessages, passkeySignInText, passkeyText as t, uiText } from '@kestrel/shared';
+import type { Page } from '@playwright/test';
+import { expect, loginThroughForm, test } from '../fixtures.ts';
+import { lookAt } from '../look.ts';
+import { holderViaApi } from '../wallet.ts';
+
+/*
+ * Passkeys (issue 25) with Chromium's virtual authenticator, through the DevTools protocol: a
+ * platform authenticator (CTAP2, internal transport) that keeps resident keys and verifies the
+ * person at once, so the browser's passkey prompts answer without anyone touching them.
+ */
+async function virtualAuthenticator(page: Page): Promise<{ credentials: () => Promise<number> }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length };
+}
+
+async function logout(page: Page): Promise<void> {
+  await page.getByRole('link', { name: uiText.portal.logout }).first().click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+test.describe('issue 25: passkeys', () => {
+  test('add a passkey on My Account → Security, sign out, sign in with it without the password, then as the second step after the password', async ({ page, request }) => {
+    const authenticator = await virtualAuthenticator(page);
+    const holder = await holderViaApi(request, 'passkey');
+    await loginThroughForm(page, holder.email, holder.password);
+    await page.goto('/my-account?tab=security');
+    const section = page.getByRole('region', { name: t.title });
+    await expect(section.getByText(t.none)).toBeVisible();
+
+    // A name is needed; then the browser makes the passkey.
+    await section.getByRole('button', { name: t.add }).click();
+    await section.getByRole('button', { name: t.create }).click();
+    await expect(section.getByText(passkeyMessages.nameRequired)).toBeVisible();
+    await section.getByLabel(t.name).fill('This laptop');
+    await section.getByRole('button', { name: t.create }).click();
+    await expect(page.getByText(passkeyMessages.added)).toBeVisible();
+    const list = section.getByRole('list', { name: t.title });
+    await expect(list.getByRole('listitem')).toHaveCount(1);
+    await expect(list.getByText('This laptop')).toBeVisible();
+    await expect(list.getByText(t.never)).toBeVisible();
+    expect(await authenticator.credentials()).toBe(1);
+    // A passkey is a second factor: two-factor sign-in says it is on with it.
+    await expect(page.getByRole('region', { name: /Two-factor authentication/ }).getByText(t.onWithPasskey)).toBeVisible();
+    await lookAt(page, 'passkeys-security');
+
+    // Removing asks for the password or a code: nothing given, then a wrong password.
+    await list.getByRole('button', { name: `${t.remove}: This laptop` }).click();
+    const removeForm = list.getByRole('form', { name: `${t.removeTitle} This laptop` });
+    await removeForm.getByRole('button', { name: t.confirmRemove }).click();
+    await expect(removeForm.getByText(passkeyMessages.confirmRequired)).toBeVisible();
+    await removeForm.getByLabel(t.password, { exact: true }).fill('not-my-password');
+    await removeForm.getByRole('button', { name: t.confirmRemove }).click();
+    await expect(removeForm.getByText(passkeyMessages.passwordWrong)).toBeVisible();
+    await lookAt(page, 'passkeys-remove');
+    await removeForm.getByRole('button', { name: t.cancel }).click();
+
+    // Signed out, the passkey alone signs in.
+    await logout(page);
+    await expect(page.getByRole('button', { name: passkeySignInText.signIn })).toBeEnabled();
+    await lookAt(page, 'login-with-passkey');
+    await page.getByRole('button', { name: passkeySignInText.signIn }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // The password alone no longer does: the second step asks for the passkey.
+    await logout(page);
+    await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
+    await page.getByLabel('Email').fill(holder.email);
+    await page.getByLabel('Password', { exact: true }).fill(holder.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByText(passkeySignInText.secondStepHint)).toBeVisible();
+    await lookAt(page, 'login-passkey-second-step');
+    await page.getByRole('button', { name: passkeySignInText.useInSecondStep }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // Its last use shows on the Security tab; removed with the password, the list is empty again.
+    await page.goto('/my-account?tab=security');
+    await expect(list.getByText(t.never)).toHaveCount(0);
+    await list.getByRole('button', { name: `${t.remove}: This laptop` }).click();
+    await removeForm.getByLabel(t.password, { exact: true }).fill(holder.password);
+    await removeForm.getByRole('button', { name: t.confirmRemove }).click();
+    await expect(page.getByText(passkeyMessages.removed)).toBeVisible();
+    await expect(section.getByText(t.none)).toBeVisible();
+  });
+});

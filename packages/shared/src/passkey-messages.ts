@@ -1,0 +1,49 @@
+/**
+ * Passkeys (WebAuthn; issue 25, beyond the spec): the messages and labels of My Account →
+ * Security's "Passkeys" section and of signing in with a passkey. A module of its own (no zod),
+ * like the two-factor messages, so the pages every visitor downloads stay as they were.
+ */
+export const passkeyMessages = {
+  nameRequired: 'Give this passkey a name',
+  nameTooLong: 'Keep the name to 60 characters or fewer',
+  added: 'Passkey added',
+  renamed: 'Passkey renamed',
+  removed: 'Passkey removed',
+  notFound: 'That passkey was not found.',
+  alreadyRegistered: 'This passkey is already registered.',
+  registrationFailed: 'The passkey could not be checked. Please try again.',
+  challengeInvalid: 'This passkey request has expired. Please try again.',
+  signInFailed: 'That passkey could not sign you in. Try again, or use your email and password.',
+  counterStale: 'This passkey looks like a copy of one already used. Sign in another way and remove it from My Account → Security.',
+  confirmRequired: 'Enter your password or a code from your authenticator app',
+  passwordWrong: 'That password is not right.',
+  rateLimited: 'Too many tries. Please wait a few minutes and try again.',
+  unsupported: 'This browser cannot use passkeys.',
+} as const;
+
+/** The labels of My Account → Security's "Passkeys" section. */
+export const passkeyText = {
+  title: 'Passkeys',
+  hint: 'A passkey signs you in with your fingerprint, face or screen lock instead of your password, and counts as a second factor after it.',
+  none: 'No passkeys yet.',
+  add: 'Add a passkey',
+  name: 'Passkey name',
+  create: 'Create passkey',
+  cancel: 'Cancel',
+  created: 'Added',
+  lastUsed: 'Last used',
+  never: 'never',
+  rename: 'Rename',
+  save: 'Save',
+  remove: 'Remove',
+  removeTitle: 'Remove this passkey?',
+  removeHint: 'Confirm with your password or a code from your authenticator app.',
+  password: 'Password',
+  code: 'Or a code from your app',
+  confirmRemove: 'Remove passkey',
+  failed: 'Passkeys could not be loaded.',
+  /** The two-factor section's badge and hint when a passkey is the second factor (no app). */
+  onWithPasskey: 'On with a passkey',
+  onWithPasskeyHint: 'Your passkeys answer the second step after your password. Add an authenticator app as well to have another way in, with recovery codes.',
+  addApp: 'Add an authenticator app',
+} as const;

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../db/database.ts';
-import { notFound } from './errors.ts';
+import { refuse } from './refusals.ts';
 import { callerId, requireUser } from './guards.ts';
 import { findOwnedAccount } from './ownership.ts';
 
@@ -110,7 +110,7 @@ export function accountCsvExport<Row>(app: Parameters<FastifyPluginAsyncZod>[0],
     },
     async (request, reply) => {
       const account = await findOwnedAccount(db, { userId: callerId(request) }, request.params.accountNumber);
-      if (!account) throw notFound();
+      if (!account) throw refuse('not_found');
       const range = dayRange(request.query);
       return sendCsv(reply, `${spec.fileStem}-${account.accountNumber}.csv`, spec.columns, keysetRows<Row>((after) => spec.page(account.id, range, after)));
     },

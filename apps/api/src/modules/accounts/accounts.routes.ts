@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import { createAccount, getAccount, MAX_IDENTITY_IMAGES, readIdentityImage, uploadIdentityImages } from './accounts.service.ts';
 
@@ -60,7 +60,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tooMany: messages.account.identityImageTooMany,
       });
       const parsed = uploadIdentityImageFields.safeParse(fields);
-      if (!parsed.success) throw badRequest(messages.account.uploadAccountRequired, { accountId: messages.account.uploadAccountRequired });
+      if (!parsed.success) throw refuse('invalid_request', { message: messages.account.uploadAccountRequired, fields: { accountId: messages.account.uploadAccountRequired } });
       return ok(await uploadIdentityImages(app.ctx, callerId(request), parsed.data, files, clientIp(request)), messages.account.identityUploaded);
     },
   );

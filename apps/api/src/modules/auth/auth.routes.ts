@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
-import { unauthorized } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { login, loginSecondStep, logout } from './auth.service.ts';
 import { readKnownDevice } from './device-cookie.ts';
 import { listDevices, signOutDevice, signOutOtherDevices, type Caller } from './devices.service.ts';
@@ -13,7 +13,7 @@ import { disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorStatus
 
 /** The signed-in caller of a guarded route (requireUser ran first). */
 function callerOf(request: FastifyRequest): Caller {
-  if (!request.auth) throw unauthorized();
+  if (!request.auth) throw refuse('unauthorized');
   return { userId: request.auth.userId, sessionId: request.auth.sessionId, ip: clientIp(request) };
 }
 
@@ -116,7 +116,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], summary: 'Revoke the session behind the token', response: { 200: successEnvelope(noData) } },
     },
     async (request) => {
-      if (!request.auth) throw unauthorized();
+      if (!request.auth) throw refuse('unauthorized');
       await logout(app.ctx, request.auth.userId, request.auth.sessionId, clientIp(request));
       return ok(null, 'Logged out');
     },

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError, tooManyRequests } from '../../http/errors.ts';
+import { refuse, Refusal } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, listUserAccounts } from '../users/users.service.ts';
 import { burnVerificationTime, verifySecret } from '../../security/passwords.ts';
@@ -13,7 +13,7 @@ import { recordActivities } from '../activities/activities.service.ts';
 import { recordNotificationEvent } from '../mail/notification-events.ts';
 import { deviceCookieFor, type KnownDevice } from './device-cookie.ts';
 import { admitLoginAttempt, afterSuccessfulLogin, LOGIN_THROTTLE, type ThrottleKey } from './login-throttle.ts';
-import { admitCodeCheck, recoveryCodesLeft, refusalCode, refusalMessage, SecondFactorRefused, spendSecondFactor, twoFactorEnabledFor } from './two-factor.service.ts';
+import { admitCodeCheck, recoveryCodesLeft, refusalMessage, signInRefusalCode, SecondFactorRefused, spendSecondFactor, twoFactorEnabledFor } from './two-factor.service.ts';
 
 export interface LoginRequest {
   ip: string;
@@ -50,8 +50,8 @@ async function hasSignedInBefore(db: Db, email: string): Promise<boolean> {
   return earlier !== undefined;
 }
 
-function refused(retryAfterMs: number): AppError {
-  const error = tooManyRequests(messages.login.rateLimited, 'login_rate_limited');
+function refused(retryAfterMs: number): Refusal {
+  const error = refuse('login_rate_limited');
   error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return error;
 }
@@ -79,7 +79,7 @@ export async function login(ctx: AppContext, body: LoginBody, request: LoginRequ
   const valid = user ? await verifySecret(user.passwordHash, body.password) : (await burnVerificationTime(body.password), false);
   if (!user || !valid) {
     await ctx.db.insertInto('loginAttempts').values({ email, ip, succeeded: false }).execute();
-    throw new AppError(401, 'invalid_credentials', messages.login.invalid);
+    throw refuse('invalid_credentials');
   }
   if (deviceKey) await afterSuccessfulLogin(ctx.db, [deviceKey], []);
   else await afterSuccessfulLogin(ctx.db, keys.owner.map((entry) => entry.key), keys.shared);
@@ -102,7 +102,7 @@ async function openChallenge(ctx: AppContext, userId: string, ip: string): Promi
   return { secondStep: 'totp', challengeToken, expiresAt: expiresAt.toISOString() };
 }
 
-const challengeRefused = () => new AppError(401, 'login_challenge_invalid', twoFactorMessages.challengeInvalid);
+const challengeRefused = () => refuse('login_challenge_invalid');
 
 /**
  * POST /auth/login/second-step: the challenge and a code (the app's or a recovery code). The
@@ -157,7 +157,7 @@ export async function loginSecondStep(ctx: AppContext, body: LoginSecondStepBody
       .where('usedAt', 'is', null)
       .execute();
     await recordAudit(ctx.db, { actorUserId: null, action: 'auth.login_second_step_failed', subjectType: 'user', subjectId: challenge.userId, ip: request.ip, details: { reason: error.reason } });
-    throw new AppError(401, refusalCode[error.reason], refusalMessage[error.reason]);
+    throw refuse(signInRefusalCode[error.reason], { message: refusalMessage[error.reason] });
   }
 }
 

@@ -1,7 +1,7 @@
 import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, parseAmount, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -36,14 +36,14 @@ export function invoiceView(row: InvoiceRow): InvoiceView {
 
 /** A user id in a path or body that is not the caller is answered like an unknown one. */
 function assertCaller(callerId: string, userId: string | undefined): void {
-  if (userId !== undefined && userId !== callerId) throw notFound('User not found', 'user_not_found');
+  if (userId !== undefined && userId !== callerId) throw refuse('user_not_found');
 }
 
 /** POST /data/v1/invoice/create. */
 export async function createInvoice(ctx: AppContext, callerId: string, body: CreateInvoiceBody): Promise<InvoiceView> {
   assertCaller(callerId, body.userId);
   const parsed = parseAmount(body.unit_price);
-  if (!parsed.ok) throw badRequest(invoiceMessages.unitPriceMin, { unit_price: invoiceMessages.unitPriceMin });
+  if (!parsed.ok) throw refuse('invalid_request', { message: invoiceMessages.unitPriceMin, fields: { unit_price: invoiceMessages.unitPriceMin } });
   const unitPriceCents = parsed.cents;
   const row = await inTransaction(ctx.db, async (trx) => {
     const invoiceNumber = await nextInvoiceNumber(trx, callerId);
@@ -73,7 +73,7 @@ export async function listInvoices(ctx: AppContext, callerId: string, userId: st
 /** GET /data/v1/invoice/{id}: one of the caller's invoices. */
 export async function getInvoice(ctx: AppContext, callerId: string, id: string): Promise<InvoiceRow> {
   const row = isUuid(id) ? await findUserInvoice(ctx.db, callerId, id) : undefined;
-  if (!row) throw notFound(invoiceMessages.notFound, 'invoice_not_found');
+  if (!row) throw refuse('invoice_not_found');
   return row;
 }
 
@@ -89,7 +89,7 @@ export async function updateInvoiceStatus(ctx: AppContext, callerId: string, id:
     await recordAudit(trx, { actorUserId: callerId, action: `invoice.${status}`, subjectType: 'invoice', subjectId: updated.id, ip });
     return updated;
   });
-  if (!row) throw notFound(invoiceMessages.notFound, 'invoice_not_found');
+  if (!row) throw refuse('invoice_not_found');
   return invoiceView(row);
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ledgerProof, ledgerProofParams, ledgerSealsQuery, publishedSeals, SEALS_PAGE_LIMIT, successEnvelope } from '@kestrel/shared';
 import { ok } from '../../http/envelope.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { listSeals, proofForCaller, sealKey } from './seals.ts';
 
@@ -41,8 +41,8 @@ export const ledgerSealsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const proof = await proofForCaller(app.ctx.db, { userId: callerId(request) }, request.params.transactionId);
-      if (!proof) throw notFound();
-      if (proof === 'not_sealed') throw conflict('This transaction is not sealed yet. Please try again in a minute.', 'not_sealed_yet');
+      if (!proof) throw refuse('not_found');
+      if (proof === 'not_sealed') throw refuse('not_sealed_yet');
       return ok(proof);
     },
   );

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { accountCsvExport, csvMoney, dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { findOwnedLink } from './payment-requests.repository.ts';
@@ -111,7 +111,7 @@ export const paymentRequestsExportRoutes: FastifyPluginAsyncZod = async (app) =>
     async (request, reply) => {
       const { paymentRequestId } = request.params;
       const link = isUuid(paymentRequestId) ? await findOwnedLink(app.ctx.db, callerId(request), paymentRequestId) : undefined;
-      if (!link) throw notFound();
+      if (!link) throw refuse('not_found');
       const range = dayRange(request.query);
       const rows = keysetRows<ExportedLinkPayment>((after) => linkPaymentsPage(app.ctx.db, { linkId: link.id }, range, after));
       return sendCsv(reply, `payment-request-${link.pRequestUrlId}-payments.csv`, columns, rows);

@@ -12,7 +12,8 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
-import { AppError, badRequest, conflict } from '../../http/errors.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
+import { isDecline } from './card-processor.ts';
 import { queueCallback } from '../callbacks/outbox.ts';
 import { callbackBody, signedRedirectUrl, type CallbackPayload } from '../callbacks/signing.ts';
 import { decryptStoreKey } from '../stores/store-key.ts';
@@ -27,8 +28,8 @@ import { findPayment, insertPaymentError, leasePayment, paymentChargeRecorded, r
  * payment's paymentErrors, the store told of a declined card).
  */
 
-export function feeTooHigh(): AppError {
-  return badRequest(paymentMessages.feeTooHigh, undefined, 'fee_too_high');
+export function feeTooHigh(): Refusal {
+  return refuse('fee_too_high');
 }
 
 export function feeOf(payment: Pick<PaymentRow, 'amountCents' | 'gatewayFeeFixedCents' | 'gatewayFeePercent'>): Cents {
@@ -52,7 +53,7 @@ export interface CardPaymentAnswer {
 
 /** Refuses a payment that can take no attempt now: paid, or its fee would take all of it. */
 export function assertPayable(payment: PaymentRow): void {
-  if (payment.paymentStatus === 'success') throw conflict(paymentMessages.alreadyPaid, 'already_paid');
+  if (payment.paymentStatus === 'success') throw refuse('already_paid');
   if (feeOf(payment) >= payment.amountCents) throw feeTooHigh();
 }
 
@@ -113,8 +114,8 @@ export function gatewayCollectible(ctx: AppContext, payment: PaymentRow, billing
       };
     },
     async refusal(kind) {
-      if (kind === 'already_paid') return conflict(paymentMessages.alreadyPaid, 'already_paid');
-      if (kind === 'attempt_in_progress') return conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
+      if (kind === 'already_paid') return refuse('already_paid');
+      if (kind === 'attempt_in_progress') return refuse('attempt_in_progress');
       throw new Error(`a payment is never refused with ${kind}`);
     },
   };
@@ -132,8 +133,8 @@ export function paymentLease(ctx: AppContext, payment: PaymentRow): AttemptHold 
       const leased = await leasePayment(ctx.db, payment.id, CARD_ATTEMPT_HOLD_SECONDS);
       if (!leased) {
         const fresh = await findPayment(ctx.db, payment.id);
-        if (fresh?.paymentStatus === 'success') throw conflict(paymentMessages.alreadyPaid, 'already_paid');
-        throw conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
+        if (fresh?.paymentStatus === 'success') throw refuse('already_paid');
+        throw refuse('attempt_in_progress');
       }
       const refusal =
         leased.paymentDeclines >= MAX_DECLINES_PER_PAYMENT
@@ -143,7 +144,7 @@ export function paymentLease(ctx: AppContext, payment: PaymentRow): AttemptHold 
             : undefined;
       if (refusal) {
         await releaseLease(ctx.db, payment.id);
-        throw new AppError(429, 'too_many_declines', refusal);
+        throw refuse('too_many_declines', { message: refusal });
       }
     },
     release: () => releaseLease(ctx.db, payment.id),
@@ -158,7 +159,7 @@ export function paymentRefusals(ctx: AppContext, paymentOf: () => PaymentRow | u
     if (!payment) return;
     await inTransaction(ctx.db, async (trx: Trx) => {
       await insertPaymentError(trx, { paymentId: payment.id, storeId: payment.storeId, code: refusal.code, message: refusal.message, source });
-      if (refusal.statusCode === 402) {
+      if (isDecline(refusal)) {
         await queueCallback(trx, { storeId: payment.storeId, paymentId: payment.id, targetUrl: payment.callbackUrl, payload: payloadOf(payment, 'failed', null) });
       }
     });

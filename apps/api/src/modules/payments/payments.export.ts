@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { accountCsvExport, csvMoney, dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { findOwnedStore } from '../stores/stores.service.ts';
 import { maskedNumber } from './masked-source.ts';
@@ -117,7 +117,7 @@ export const paymentsExportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const store = await findOwnedStore(app.ctx.db, callerId(request), request.params.storeId);
-      if (!store) throw notFound();
+      if (!store) throw refuse('not_found');
       const range = dayRange(request.query);
       const rows = keysetRows<ExportedPayment>((after) => paymentsPage(app.ctx.db, { storeId: store.id }, range, after));
       return sendCsv(reply, `payments-store-${store.storeId}.csv`, columns, rows);

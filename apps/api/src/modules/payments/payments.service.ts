@@ -13,7 +13,7 @@ import {
   reconciliationMessages,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { badRequest, conflict, forbidden, notFound, type AppError } from '../../http/errors.ts';
+import { refuse, Refusal } from '../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash } from '../../http/idempotency.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
@@ -35,8 +35,8 @@ export { paymentChartOf } from './payment-chart.ts';
 
 export const checkoutUrl = (ctx: AppContext, urlId: string) => `${ctx.config.publicUrl}/web-pay/${urlId}`;
 
-const orderTaken = (existingPaymentId: string): AppError =>
-  conflict(paymentMessages.orderIdTaken(existingPaymentId), 'order_id_taken', { orderId: paymentMessages.orderIdTaken(existingPaymentId) });
+const orderTaken = (existingPaymentId: string): Refusal =>
+  refuse('order_id_taken', { message: paymentMessages.orderIdTaken(existingPaymentId), fields: { orderId: paymentMessages.orderIdTaken(existingPaymentId) } });
 
 interface CreatedPayment {
   paymentId: string;
@@ -94,7 +94,7 @@ export async function createPayment(ctx: AppContext, store: GatewayStore, body: 
 
 export async function paymentOr404(ctx: AppContext, paymentId: string): Promise<PaymentRow> {
   const payment = isUuid(paymentId) ? await findPayment(ctx.db, paymentId) : undefined;
-  if (!payment) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (!payment) throw refuse('payment_not_found');
   return payment;
 }
 
@@ -136,7 +136,7 @@ export async function payByCard(ctx: AppContext, paymentId: string, body: Comple
 /** GET /v1/payment/{urlId}: the hosted checkout's view (public; the urlId is the capability). */
 export async function getCheckout(ctx: AppContext, urlId: string): Promise<CheckoutView> {
   const row = await findPaymentByUrlId(ctx.db, urlId);
-  if (!row) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (!row) throw refuse('payment_not_found');
   return {
     paymentId: row.id,
     storeName: row.storeName,
@@ -163,11 +163,11 @@ export async function getCheckout(ctx: AppContext, urlId: string): Promise<Check
  * gets the fee).
  */
 export async function payByWallet(ctx: AppContext, callerId: string, paymentId: string, body: KestrelPayBody, idempotencyKey: string | undefined) {
-  if (body.userId !== undefined && body.userId !== callerId) throw forbidden(checkoutMessages.userMismatch);
+  if (body.userId !== undefined && body.userId !== callerId) throw refuse('forbidden', { message: checkoutMessages.userMismatch });
   const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
-  if (!payer) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!payer) throw refuse('account_not_found');
   const payment = await paymentOr404(ctx, paymentId);
-  if (payer.id === payment.accountId) throw badRequest(checkoutMessages.ownStore, undefined, 'own_store');
+  if (payer.id === payment.accountId) throw refuse('own_store');
   let fresh: PaymentRow | undefined;
   return collectByWallet(ctx, {
     idempotency: { caller: `user:${callerId}`, key: idempotencyKey, route: 'POST /v1/payment/complete/kestrel', body: { ...body, tpin: undefined, userId: callerId, paymentId: payment.id } },
@@ -233,7 +233,7 @@ export async function recordStandingPaymentCharge(
     prepare: async () => {
       const payment = await paymentOr404(ctx, paymentId);
       assertPayable(payment);
-      if (payment.amountCents !== charge.amountCents || payment.currency !== charge.currency) throw conflict(reconciliationMessages.amountNotPayable, 'charge_not_payable');
+      if (payment.amountCents !== charge.amountCents || payment.currency !== charge.currency) throw refuse('charge_not_payable', { message: reconciliationMessages.amountNotPayable });
       return gatewayCollectible(ctx, payment, null);
     },
   });

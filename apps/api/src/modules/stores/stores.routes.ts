@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { callerId, requireOperator, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import {
   createStore,
@@ -58,7 +58,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!parsed.success) {
         const fieldErrors: Record<string, string> = {};
         for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '_')] ??= issue.message;
-        throw new AppError(400, 'validation_failed', Object.values(fieldErrors)[0] ?? 'Invalid request', fieldErrors);
+        throw refuse('validation_failed', { message: Object.values(fieldErrors)[0] ?? 'Invalid request', fields: fieldErrors });
       }
       const store = await createStore(app.ctx, callerId(request), parsed.data, files, clientIp(request));
       return reply.status(201).send(ok(store, storeMessages.created));

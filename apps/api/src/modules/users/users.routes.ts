@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
+import { refuse, Refusal } from '../../http/refusals.ts';
 import { getUserProfile, registerUser, resendVerification } from './users.service.ts';
 import { verifyEmailToken } from './verification.service.ts';
 
@@ -57,9 +57,9 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         await resendVerification(app.ctx, callerId(request), request.body.email);
       } catch (error) {
-        if (error instanceof AppError) throw error;
+        if (error instanceof Refusal) throw error;
         request.log.warn({ err: error }, 'verification mail failed');
-        throw new AppError(502, 'mail_failed', messages.verification.notSent);
+        throw refuse('mail_failed');
       }
       return ok(null, messages.verification.sent);
     },

@@ -3,8 +3,9 @@ import { accountExportParams, asCents, asCurrency, exportRangeQuery, formatDateT
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Db } from '../db/database.ts';
-import { refuse } from './refusals.ts';
+import { refuse, refusals } from './refusals.ts';
 import { callerId, requireUser } from './guards.ts';
 import { findOwnedAccount } from './ownership.ts';
 
@@ -101,12 +102,15 @@ export interface AccountCsvExport<Row> {
  * account exports (transactions, payments, link payments, refunds, withdrawals) are this one
  * route with their own rows.
  */
+/** A CSV route's success answer: streamed text, never serialized (the reference types it as text/csv). */
+export const csvAnswer = z.unknown().describe('The rows as CSV (text/csv)');
+
 export function accountCsvExport<Row>(app: Parameters<FastifyPluginAsyncZod>[0], db: Db, spec: AccountCsvExport<Row>): void {
   app.get(
     spec.path,
     {
       onRequest: requireUser,
-      schema: { tags: ['exports'], summary: spec.summary, description: spec.description, params: accountExportParams, querystring: exportRangeQuery },
+      schema: { tags: ['exports'], summary: spec.summary, description: spec.description, params: accountExportParams, querystring: exportRangeQuery, response: { 200: csvAnswer, ...refusals('not_found') } },
     },
     async (request, reply) => {
       const account = await findOwnedAccount(db, { userId: callerId(request) }, request.params.accountNumber);

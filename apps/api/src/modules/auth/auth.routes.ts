@@ -10,6 +10,7 @@ import { readKnownDevice } from './device-cookie.ts';
 import { listDevices, signOutDevice, signOutOtherDevices, type Caller } from './devices.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
 import { disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorStatus as readTwoFactorStatus } from './two-factor.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 /** The signed-in caller of a guarded route (requireUser ran first). */
 function callerOf(request: FastifyRequest): Caller {
@@ -26,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Sign in with e-mail and password (with two-factor sign-in on: a challenge for the second step, no session)',
         security: [],
         body: loginBody,
-        response: { 200: successEnvelope(loginAnswer) },
+        response: { 200: successEnvelope(loginAnswer), ...refusals('invalid_credentials', 'login_rate_limited') },
       },
     },
     async (request, reply) => {
@@ -45,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Finish a sign-in with two-factor sign-in on: the password step's challenge and a code from the app (or a recovery code)",
         security: [],
         body: loginSecondStepBody,
-        response: { 200: successEnvelope(loginResult) },
+        response: { 200: successEnvelope(loginResult), ...refusals('login_challenge_invalid', 'login_recovery_code_invalid', 'login_second_factor_invalid', 'login_second_factor_reused', 'second_factor_rate_limited') },
       },
     },
     async (request, reply) => {
@@ -72,7 +73,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/two-factor/setup',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: 'Start setting up an authenticator app: a new secret (off until a code confirms it)', response: { 200: successEnvelope(twoFactorSetup) } },
+      schema: { tags: ['auth'], summary: 'Start setting up an authenticator app: a new secret (off until a code confirms it)', response: { 200: successEnvelope(twoFactorSetup), ...refusals('two_factor_already_on') } },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -88,7 +89,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Turn two-factor sign-in on with a code from the app; answers ten recovery codes, this once',
         body: twoFactorCodeBody,
-        response: { 200: successEnvelope(twoFactorEnabled) },
+        response: { 200: successEnvelope(twoFactorEnabled), ...refusals('recovery_code_invalid', 'second_factor_invalid', 'second_factor_rate_limited', 'second_factor_reused', 'two_factor_already_on', 'two_factor_not_started') },
       },
     },
     async (request, reply) => {
@@ -101,7 +102,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/two-factor/disable',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: 'Turn two-factor sign-in off with a current code (the app\'s or a recovery code)', body: twoFactorCodeBody, response: { 200: successEnvelope(noData) } },
+      schema: { tags: ['auth'], summary: 'Turn two-factor sign-in off with a current code (the app\'s or a recovery code)', body: twoFactorCodeBody, response: { 200: successEnvelope(noData), ...refusals('recovery_code_invalid', 'second_factor_invalid', 'second_factor_rate_limited', 'second_factor_reused', 'two_factor_not_on') } },
     },
     async (request) => {
       await disableTwoFactor(app.ctx, callerOf(request), request.body);
@@ -130,7 +131,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Mail a password reset link (the same answer whether or not the address has an account)',
         security: [],
         body: forgotPasswordBody,
-        response: { 200: successEnvelope(noData) },
+        response: { 200: successEnvelope(noData), ...refusals('password_reset_rate_limited') },
       },
     },
     async (request) => {
@@ -147,7 +148,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Set a new password with a mailed reset link; ends every session of the account',
         security: [],
         body: resetPasswordBody,
-        response: { 200: successEnvelope(noData) },
+        response: { 200: successEnvelope(noData), ...refusals('password_reset_link_invalid', 'password_reset_rate_limited') },
       },
     },
     async (request) => {
@@ -172,7 +173,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/sessions/:sessionId',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: "Signs one of the caller's other devices out", params: sessionIdParams, response: { 200: successEnvelope(noData) } },
+      schema: { tags: ['auth'], summary: "Signs one of the caller's other devices out", params: sessionIdParams, response: { 200: successEnvelope(noData), ...refusals('current_session', 'session_not_found') } },
     },
     async (request) => {
       await signOutDevice(app.ctx, callerOf(request), request.params.sessionId);

@@ -1,9 +1,10 @@
 import { accountChart, accountCounters, accountKeyParams } from '@kestrel/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { accountChartOf } from './dashboard-chart.ts';
 import { accountSummary } from './dashboard.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -14,7 +15,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: "The dashboard's counters for one of the caller's accounts",
         params: accountKeyParams,
-        response: { 200: successEnvelope(accountCounters), 404: errorEnvelope },
+        response: { 200: successEnvelope(accountCounters), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await accountSummary(app.ctx, callerId(request), request.params.key)),
@@ -28,7 +29,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: "The dashboard's chart for one of the caller's accounts: balance and money in / out per UTC day, last 30 days",
         params: accountKeyParams,
-        response: { 200: successEnvelope(accountChart), 404: errorEnvelope },
+        response: { 200: successEnvelope(accountChart), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await accountChartOf(app.ctx, callerId(request), request.params.key)),

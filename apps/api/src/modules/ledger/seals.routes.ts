@@ -4,6 +4,7 @@ import { ok } from '../../http/envelope.ts';
 import { refuse } from '../../http/refusals.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { listSeals, proofForCaller, sealKey } from './seals.ts';
+import { refusals } from '../../http/refusals.ts';
 
 export const ledgerSealsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -36,7 +37,7 @@ export const ledgerSealsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The inclusion proof of one of your transactions',
         description: 'Only for a transaction that moved money of one of your accounts (404 otherwise). 409 until the sealer has sealed it (about a minute after it was made).',
         params: ledgerProofParams,
-        response: { 200: successEnvelope(ledgerProof) },
+        response: { 200: successEnvelope(ledgerProof), ...refusals('not_found', 'not_sealed_yet') },
       },
     },
     async (request) => {

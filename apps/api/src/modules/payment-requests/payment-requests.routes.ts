@@ -20,7 +20,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientIp } from '../../http/client-ip.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import {
@@ -36,10 +36,10 @@ import {
   updatePaymentRequestLimit,
   updatePaymentRequestStatus,
 } from './payment-requests.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
 /** What a pay attempt can be refused with: bad input 400, a declined card 402, a disabled link 403, a link not found 404, no use left 409, an expired link 410, a lock 423. */
-const payErrors = { 400: errorEnvelope, 402: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 410: errorEnvelope, 422: errorEnvelope, 423: errorEnvelope };
 
 /** Payment-request links: the owner's routes, the public pay page's routes and the link payments. */
 export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -54,7 +54,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Needs the account TPIN. Send an Idempotency-Key header to make retries safe: a replay returns the first link.',
         headers: idempotencyHeader,
         body: createPaymentRequestBody,
-        response: { 201: successEnvelope(createPaymentRequestAnswer), 400: errorEnvelope, 404: errorEnvelope, 422: errorEnvelope, 423: errorEnvelope },
+        response: { 201: successEnvelope(createPaymentRequestAnswer), ...refusals('account_not_found', 'fee_too_high', 'idempotency_key_reused', 'invalid_idempotency_key', 'money_movement_locked', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -74,7 +74,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Paged by keyset: `limit` links (at most 100; without it the whole list, up to 500), and the `_id` of the last one shown as `cursor` for the older ones. An empty page is the end.',
         params: paymentRequestAccountParams,
         querystring: paymentRequestListQuery,
-        response: { 200: successEnvelope(z.array(paymentRequestView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(paymentRequestView)), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await listPaymentRequests(app.ctx, callerId(request), request.params.accountNumber, request.query)),
@@ -88,7 +88,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payment requests'],
         summary: "The payment-request list's counters (Total Request, Active Request, Total Payments) over all of one of your accounts' links",
         params: paymentRequestAccountParams,
-        response: { 200: successEnvelope(paymentRequestCounters), 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentRequestCounters), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await paymentRequestCountersOf(app.ctx, callerId(request), request.params.accountNumber)),
@@ -103,7 +103,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "A link as its public pay page shows it: purpose, amount or range, methods, and whether it is disabled, expired or used up",
         security: [],
         params: pRequestURLIdParams,
-        response: { 200: successEnvelope(publicPaymentRequestView), 404: errorEnvelope },
+        response: { 200: successEnvelope(publicPaymentRequestView), ...refusals('payment_request_not_found') },
       },
     },
     async (request) => ok(await getPublicPaymentRequest(app.ctx, request.params.pRequestURLId)),
@@ -117,7 +117,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payment requests'],
         summary: 'One of your payment-request links, with its remaining uses, payment count and failed attempts',
         params: paymentRequestIdParams,
-        response: { 200: successEnvelope(paymentRequestView), 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentRequestView), ...refusals('payment_request_not_found') },
       },
     },
     async (request) => ok(await getPaymentRequest(app.ctx, callerId(request), request.params.id)),
@@ -132,7 +132,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Turn one of your links on (active) or off (inactive)',
         params: paymentRequestIdParams,
         body: updatePaymentRequestStatusBody,
-        response: { 200: successEnvelope(paymentRequestView), 400: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentRequestView), ...refusals('payment_request_not_found') },
       },
     },
     async (request) => ok(await updatePaymentRequestStatus(app.ctx, callerId(request), request.params.id, request.body.status, clientIp(request)), paymentRequestMessages.statusUpdated),
@@ -147,7 +147,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Set the uses remaining on one of your links ({useLimit}, turning the limit on), or turn the limit off ({isUseLimit: false})",
         params: paymentRequestIdParams,
         body: updatePaymentRequestLimitBody,
-        response: { 200: successEnvelope(paymentRequestView), 400: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentRequestView), ...refusals('payment_request_not_found') },
       },
     },
     async (request) =>
@@ -168,7 +168,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: pRequestURLIdParams,
         body: payPaymentRequestByCardBody,
-        response: { 200: paymentRequestPayAnswer, ...payErrors },
+        response: { 200: paymentRequestPayAnswer, ...refusals('amount_mismatch', 'amount_out_of_range', 'card_brand_mismatch', 'card_brand_unsupported', 'card_declined', 'card_expired', 'card_expiry_invalid', 'card_number_invalid', 'card_processor_unavailable', 'fee_too_high', 'idempotency_key_reused', 'incorrect_cvc', 'insufficient_balance', 'insufficient_funds', 'invalid_idempotency_key', 'limit_exceeded', 'method_not_allowed', 'money_movement_locked', 'payment_request_disabled', 'payment_request_expired', 'payment_request_not_found', 'payment_request_owner_locked', 'too_many_declines', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -190,7 +190,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: pRequestURLIdParams,
         body: payPaymentRequestByKestrelBody,
-        response: { 200: paymentRequestPayAnswer, ...payErrors },
+        response: { 200: paymentRequestPayAnswer, ...refusals('account_not_found', 'amount_mismatch', 'amount_out_of_range', 'fee_too_high', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'limit_exceeded', 'method_not_allowed', 'money_movement_locked', 'own_link', 'payment_request_disabled', 'payment_request_expired', 'payment_request_not_found', 'payment_request_owner_locked', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -208,7 +208,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payment requests'],
         summary: 'Payments made through your links (type=Link-payment), newest first; accountNumber narrows to one of your accounts',
         querystring: linkPaymentSourceQuery,
-        response: { 200: successEnvelope(z.array(linkPaymentView)), 400: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(linkPaymentView)), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await listLinkPaymentsOfCaller(app.ctx, callerId(request), request.query)),
@@ -222,7 +222,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payment requests'],
         summary: 'The payments made through one of your links, newest first',
         params: paymentRequestIdParams,
-        response: { 200: successEnvelope(z.array(linkPaymentView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(linkPaymentView)), ...refusals('payment_request_not_found') },
       },
     },
     async (request) => ok(await listPaymentsOfLink(app.ctx, callerId(request), request.params.id)),

@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Trx } from '../db/transaction.ts';
-import { operatorMessages } from '@kestrel/shared';
+
 import { refuse } from './refusals.ts';
 
 /*

@@ -225,6 +225,11 @@ export class Refusal extends Error {
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
+  /** The table's status, for the edge (and tests that call a service directly); domain code asks by code. */
+  get statusCode(): number {
+    return statusOf(this.refusal);
+  }
+
   /** The code the answer carries. */
   get code(): string {
     return wireCodeOf(this.refusal);

@@ -6,7 +6,6 @@ import {
   centsToMajor,
   DEFAULT_ACCOUNT_FEE,
   messages,
-  operatorMessages,
   type Account,
   type CreateAccountBody,
   type CreatedAccount,

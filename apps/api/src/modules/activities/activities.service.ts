@@ -1,4 +1,4 @@
-import { messages, type ActivityGroup } from '@kestrel/shared';
+import { type ActivityGroup } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';

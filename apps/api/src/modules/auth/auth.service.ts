@@ -1,9 +1,9 @@
-import { LOGIN_CHALLENGE_MAX_FAILURES, LOGIN_CHALLENGE_MINUTES, messages, twoFactorMessages, type LoginAnswer, type LoginBody, type LoginResult, type LoginSecondStepBody } from '@kestrel/shared';
+import { LOGIN_CHALLENGE_MAX_FAILURES, LOGIN_CHALLENGE_MINUTES, type LoginAnswer, type LoginBody, type LoginResult, type LoginSecondStepBody } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { refuse, Refusal } from '../../http/refusals.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, listUserAccounts } from '../users/users.service.ts';
 import { burnVerificationTime, verifySecret } from '../../security/passwords.ts';

@@ -1,4 +1,4 @@
-import { sessionMessages, type SessionView } from '@kestrel/shared';
+import { type SessionView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { refuse } from '../../http/refusals.ts';

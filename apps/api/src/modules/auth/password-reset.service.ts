@@ -1,7 +1,7 @@
-import { messages, PASSWORD_RESET_LINK_MINUTES, type ForgotPasswordBody, type ResetPasswordBody } from '@kestrel/shared';
+import { PASSWORD_RESET_LINK_MINUTES, type ForgotPasswordBody, type ResetPasswordBody } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { refuse, Refusal } from '../../http/refusals.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
 import { hashSecret } from '../../security/passwords.ts';
 import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 import { recordAudit } from '../audit/audit.ts';

@@ -1,4 +1,4 @@
-import { messages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
+import { twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';

@@ -1,4 +1,4 @@
-import { asCents, centsToMajor, CHART_DAYS, chartPeriod, messages, type AccountChart, type Currency } from '@kestrel/shared';
+import { asCents, centsToMajor, CHART_DAYS, chartPeriod, type AccountChart, type Currency } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';

@@ -1,4 +1,4 @@
-import { messages, type AccountCounters } from '@kestrel/shared';
+import { type AccountCounters } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { refuse } from '../../http/refusals.ts';

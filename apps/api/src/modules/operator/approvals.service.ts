@@ -4,7 +4,6 @@ import {
   CURRENCIES,
   FOUR_EYES_WITHDRAWAL_FROM_CENTS,
   OPERATOR_DAILY_FUNDING_CAP_CENTS,
-  operatorMessages,
   withdrawMessages,
   type Currency,
   type OperatorApprovalView,

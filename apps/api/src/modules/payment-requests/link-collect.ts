@@ -7,13 +7,12 @@ import {
   formatMoney,
   MAX_DECLINES_PER_STORE_PER_HOUR,
   paymentMessages,
-  paymentRequestMessages as m,
   type Cents,
   type PayPaymentRequestByCardBody,
   type PayPaymentRequestByKestrelBody,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { refuse, Refusal } from '../../http/refusals.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
 import { WALLET_BRAND, type AttemptHold, type Collectible, type RefusalSink } from '../payments/collect/collect.ts';
 import { gatewayFeeCents } from '../payments/fees.ts';
 import { findLink, holdUse, insertLinkError, linkChargeRecorded, releaseHold, sweepExpiredHolds, type LinkRow } from './payment-requests.repository.ts';

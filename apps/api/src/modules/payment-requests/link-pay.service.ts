@@ -1,4 +1,4 @@
-import { asCents, messages, paymentRequestMessages as m, reconciliationMessages, type Cents, type PaymentMethod, type PayPaymentRequestByCardBody, type PayPaymentRequestByKestrelBody } from '@kestrel/shared';
+import { asCents, paymentRequestMessages as m, reconciliationMessages, type Cents, type PaymentMethod, type PayPaymentRequestByCardBody, type PayPaymentRequestByKestrelBody } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import {
   asCents,
   centsToMajor,
-  messages,
   type CreatePaymentRequestAnswer,
   type CreatePaymentRequestBody,
   type LinkPaymentSourceQuery,

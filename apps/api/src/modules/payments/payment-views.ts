@@ -1,4 +1,4 @@
-import { asCents, centsToMajor, paymentMessages, type PaymentCounters, type PaymentView } from '@kestrel/shared';
+import { asCents, centsToMajor, type PaymentCounters, type PaymentView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount, holdsAccount } from '../../http/ownership.ts';

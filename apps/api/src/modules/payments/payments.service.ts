@@ -3,7 +3,6 @@ import {
   paymentMessages,
   asCents,
   checkoutMessages,
-  messages,
   type Cents,
   type CheckoutView,
   type KestrelPayBody,
@@ -13,7 +12,7 @@ import {
   reconciliationMessages,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { refuse, Refusal } from '../../http/refusals.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash } from '../../http/idempotency.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';

@@ -75,7 +75,7 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
       `/operator/reconciliation/mismatches/:mismatchId/${action}`,
       {
         onRequest: requireOperator,
-        schema: { tags: ['operator'], summary, params: mismatchIdParams, body: reasonBody, response: { 200: successEnvelope(reconciliationMismatchView), ...refusals('mismatch_not_found', 'mismatch_resolved', 'mismatch_in_progress', 'already_recorded', 'void_not_possible', 'record_not_possible', 'charge_not_standing', 'charge_not_payable', 'card_processor_unavailable') } },
+        schema: { tags: ['operator'], summary, params: mismatchIdParams, body: reasonBody, response: { 200: successEnvelope(reconciliationMismatchView), ...refusals('not_found', 'own_record', 'mismatch_not_found', 'mismatch_resolved', 'mismatch_in_progress', 'already_recorded', 'void_not_possible', 'record_not_possible', 'charge_not_standing', 'charge_not_payable', 'card_processor_unavailable') } },
       },
       async (request) => ok(await act(app.ctx, callerId(request), request.params.mismatchId, request.body.reason, clientIp(request)), message),
     );

@@ -1,9 +1,7 @@
 import { sign } from 'node:crypto';
 import {
-  messages,
   STATEMENT_FORMAT,
   statementMessage,
-  statementMessages,
   type AccountStatement,
   type Currency,
   type StatementMonth,

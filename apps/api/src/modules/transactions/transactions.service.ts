@@ -1,4 +1,4 @@
-import { asCents, asCurrency, centsToMajor, messages, TRANSACTION_LIST_LIMIT, type Transaction, type TransactionGroup } from '@kestrel/shared';
+import { asCents, asCurrency, centsToMajor, TRANSACTION_LIST_LIMIT, type Transaction, type TransactionGroup } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { prepared } from '../../db/database.ts';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { refuse } from '../../http/refusals.ts';
 import { countersOf, exceeded } from '../../http/rate-limit.ts';
-import { messages, RECIPIENT_LOOKUPS_PER_DAY, RECIPIENT_SEARCH_MIN_LENGTH, transferMessages, type Recipient } from '@kestrel/shared';
+import { RECIPIENT_LOOKUPS_PER_DAY, RECIPIENT_SEARCH_MIN_LENGTH, type Recipient } from '@kestrel/shared';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { recentRecipients } from './transfers.repository.ts';
 

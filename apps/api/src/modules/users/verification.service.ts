@@ -1,4 +1,4 @@
-import { messages } from '@kestrel/shared';
+
 import type { AppContext } from '../../context.ts';
 import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 import { refuse } from '../../http/refusals.ts';

@@ -6,8 +6,6 @@ import {
   formatMoney,
   FOUR_EYES_WITHDRAWAL_FROM_CENTS,
   maskBankAccountNumber,
-  messages,
-  operatorMessages,
   withdrawMessages,
   type CreateWithdrawalBody,
   type OperatorWithdrawalView,

@@ -7,7 +7,7 @@ import { testConfig, testDatabase } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
 import { takeUndocumentedAnswers } from './openapi/status-check.ts';
 import { takeUndeclaredRefusals } from './refusal-check.ts';
-import { REFUSALS, refuse, refusals, statusOf, UNIVERSAL_REFUSALS, wireCodeOf, type RefusalCode } from './refusals.ts';
+import { declaredRefusals, REFUSALS, refuse, refusals, statusOf, UNIVERSAL_REFUSALS, wireCodeOf, type RefusalCode } from './refusals.ts';
 
 type Json = Record<string, any>;
 
@@ -30,6 +30,24 @@ describe('the refusal table', () => {
 
   it('builds one error answer per status of the declared codes', () => {
     expect(Object.keys(refusals('same_account', 'tpin_incorrect', 'tpin_locked', 'money_movement_locked'))).toEqual(['400', '423']);
+  });
+});
+
+describe('the routes', () => {
+  it('declare every code of the table somewhere (a code no route declares is dead or undocumented)', async () => {
+    const handle = await testDatabase();
+    const config = testConfig();
+    const declared = new Set<RefusalCode>(UNIVERSAL_REFUSALS);
+    const app = await buildApp({
+      config,
+      db: handle.db,
+      logger: false,
+      webDist: path.join(config.dataDir, 'no-web'),
+      onRoute: (route) => declaredRefusals((route.schema as Json | undefined)?.response).forEach((code) => declared.add(code)),
+    });
+    await app.ready();
+    await app.close();
+    expect((Object.keys(REFUSALS) as RefusalCode[]).filter((code) => !declared.has(code))).toEqual([]);
   });
 });
 

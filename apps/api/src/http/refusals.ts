@@ -214,6 +214,8 @@ export interface RefuseOptions {
 export class Refusal extends Error {
   retryAfterSeconds?: number;
   readonly fields?: Record<string, string>;
+  /** The code the answer carries (an own field, so logs show it). */
+  readonly code: string;
 
   constructor(
     readonly refusal: RefusalCode,
@@ -221,6 +223,7 @@ export class Refusal extends Error {
   ) {
     super(options.message ?? (REFUSALS[refusal] as RefusalEntry).message ?? refusal);
     this.name = 'Refusal';
+    this.code = wireCodeOf(refusal);
     if (options.fields) this.fields = options.fields;
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
@@ -228,11 +231,6 @@ export class Refusal extends Error {
   /** The table's status, for the edge (and tests that call a service directly); domain code asks by code. */
   get statusCode(): number {
     return statusOf(this.refusal);
-  }
-
-  /** The code the answer carries. */
-  get code(): string {
-    return wireCodeOf(this.refusal);
   }
 }
 

@@ -22,6 +22,7 @@ import { createLogger } from './logger.ts';
 import { registerHardening } from './http/hardening.ts';
 import { createOpenApiOptions } from './http/openapi/document.ts';
 import { registerStatusCheck } from './http/openapi/status-check.ts';
+import { registerRefusalCheck } from './http/refusal-check.ts';
 import { postgresCounters, rateLimitStore, redisCounters } from './http/rate-limit.ts';
 import { compressedHtml, loadCheckoutRenderer, serverRenderedPage, templates } from './http/checkout-ssr.ts';
 import { webPages } from './http/web-pages.ts';
@@ -166,7 +167,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(swagger, createOpenApiOptions(config.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/v1/docs', staticCSP: true });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  if (config.nodeEnv === 'test') registerStatusCheck(app);
+  if (config.nodeEnv === 'test') {
+    registerStatusCheck(app);
+    registerRefusalCheck(app);
+  }
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

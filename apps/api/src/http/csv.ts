@@ -3,9 +3,10 @@ import { accountExportParams, asCents, asCurrency, exportRangeQuery, formatDateT
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import { readDbFor, type ReadRouter } from '../db/read-routing.ts';
-import { notFound } from './errors.ts';
+import { refuse, refusals } from './refusals.ts';
 import { callerId, requireUser } from './guards.ts';
 import { findOwnedAccount } from './ownership.ts';
 
@@ -102,6 +103,9 @@ export interface AccountCsvExport<Row> {
   page: (db: Db, accountId: string, range: DayRange, after: Row | undefined) => Promise<Row[]>;
 }
 
+/** A CSV route's success answer: streamed text, never serialized (the reference types it as text/csv). */
+export const csvAnswer = z.unknown().describe('The rows as CSV (text/csv)');
+
 /**
  * GET `path`: one of the caller's accounts' rows as a streamed CSV, optionally between two UTC
  * days; an account that is not the caller's (or no account) is 404, no session 401. The
@@ -113,13 +117,13 @@ export function accountCsvExport<Row>(app: Parameters<FastifyPluginAsyncZod>[0],
     spec.path,
     {
       onRequest: requireUser,
-      schema: { tags: ['exports'], summary: spec.summary, description: spec.description, params: accountExportParams, querystring: exportRangeQuery },
+      schema: { tags: ['exports'], summary: spec.summary, description: spec.description, params: accountExportParams, querystring: exportRangeQuery, response: { 200: csvAnswer, ...refusals('not_found') } },
     },
     async (request, reply) => {
       // On the standby when it has everything committed before this request (README "Reads on a standby").
       const db = await readDbFor(ctx);
       const account = await findOwnedAccount(db, { userId: callerId(request) }, request.params.accountNumber);
-      if (!account) throw notFound();
+      if (!account) throw refuse('not_found');
       const range = dayRange(request.query);
       return sendCsv(reply, `${spec.fileStem}-${account.accountNumber}.csv`, spec.columns, keysetRows<Row>((after) => spec.page(db, account.id, range, after)));
     },

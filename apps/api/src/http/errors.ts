@@ -2,37 +2,10 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages, type ErrorBody } from '@kestrel/shared';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { Refusal, statusOf, type RefusalCode } from './refusals.ts';
 
-/**
- * The one error type of the API. Services throw it; the handler below turns it into
- * `{ status: 'error', error, code, fields? }` with the right HTTP status.
- */
-export class AppError extends Error {
-  /** Sent as Retry-After (a 429 of a progressive delay says when to come back). */
-  retryAfterSeconds?: number;
-
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly fields?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = 'AppError';
-  }
-}
-
-export const badRequest = (message: string, fields?: Record<string, string>, code = 'invalid_request') =>
-  new AppError(400, code, message, fields);
-export const unauthorized = (message: string = messages.auth.unauthorized, code = 'unauthorized') =>
-  new AppError(401, code, message);
-export const forbidden = (message: string = messages.auth.forbidden, code = 'forbidden') => new AppError(403, code, message);
-export const notFound = (message: string = messages.generic.notFound, code = 'not_found') => new AppError(404, code, message);
-export const conflict = (message: string, code = 'conflict', fields?: Record<string, string>) =>
-  new AppError(409, code, message, fields);
-export const unprocessable = (message: string, code = 'unprocessable') => new AppError(422, code, message);
-export const tooManyRequests = (message: string = messages.generic.tooManyRequests, code = 'rate_limited') =>
-  new AppError(429, code, message);
+/** The refusal each request was answered with (read by the test-time check of declared codes). */
+export const answeredRefusal = new WeakMap<object, RefusalCode>();
 
 export type { ErrorBody };
 
@@ -47,12 +20,14 @@ function fieldKey(instancePath: string, missingProperty?: unknown): string {
 export const databaseRetryAfterSeconds = 1;
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
+  app.setErrorHandler((error: FastifyError | Refusal, request, reply) => {
+    if (error instanceof Refusal) {
+      // The status is the table's (refusals.ts), never the raiser's.
       const body: ErrorBody = { status: 'error', error: error.message, code: error.code };
       if (error.fields) body.fields = error.fields;
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.status(error.statusCode).send(body);
+      answeredRefusal.set(request, error.refusal);
+      return reply.status(statusOf(error.refusal)).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string> = {};

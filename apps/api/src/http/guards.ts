@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { notFound, unauthorized } from './errors.ts';
+import { refuse } from './refusals.ts';
 
 /*
  * Authorisation in one room. Every route either names a guard as its `onRequest` hook (or the
@@ -48,9 +48,9 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 
 async function authenticateUser(request: FastifyRequest): Promise<void> {
   const token = tokenFromHeader(request.headers.authorization);
-  if (!token) throw unauthorized();
+  if (!token) throw refuse('unauthorized');
   const session = await request.server.ctx.callers.findSession(token);
-  if (!session) throw unauthorized('Your session has expired. Please log in again.', 'session_expired');
+  if (!session) throw refuse('session_expired');
   request.auth = { userId: session.userId, sessionId: session.id };
 }
 
@@ -66,12 +66,12 @@ export const requireUser = defineGuard('user', authenticateUser);
  */
 export const requireOperator = defineGuard('operator', async (request) => {
   await authenticateUser(request);
-  if (!(await request.server.ctx.callers.isOperator(callerId(request)))) throw notFound();
+  if (!(await request.server.ctx.callers.isOperator(callerId(request)))) throw refuse('not_found');
 });
 
 /** The signed-in user's id; only call behind `requireUser` or `requireOperator`. */
 export function callerId(request: FastifyRequest): string {
-  if (!request.auth) throw unauthorized();
+  if (!request.auth) throw refuse('unauthorized');
   return request.auth.userId;
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from './errors.ts';
+import { refuse } from './refusals.ts';
 
 export const NUL_MESSAGE = 'Text must not contain NUL (\\u0000) characters';
 
@@ -28,7 +28,7 @@ function isPrivatePath(url: string): boolean {
 export function registerHardening(app: FastifyInstance): void {
   app.addHook('preValidation', async (request: FastifyRequest) => {
     if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
-      throw badRequest(NUL_MESSAGE, undefined, 'nul_character');
+      throw refuse('nul_character', { message: NUL_MESSAGE });
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {

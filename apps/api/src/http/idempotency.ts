@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { inTransaction, type Trx } from '../db/transaction.ts';
-import { badRequest, unprocessable } from './errors.ts';
+import { refuse } from './refusals.ts';
 
 export interface IdempotentResult<T> {
   statusCode: number;
@@ -17,7 +17,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
   if (value === undefined) return undefined;
   const key = Array.isArray(value) ? value[0] : value;
-  if (!key || !/^[\x21-\x7e]{1,255}$/.test(key)) throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters', undefined, 'invalid_idempotency_key');
+  if (!key || !/^[\x21-\x7e]{1,255}$/.test(key)) throw refuse('invalid_idempotency_key');
   return key;
 }
 
@@ -27,7 +27,7 @@ export function requestHash(route: string, body: unknown): string {
 }
 
 /** The same key used with another request: 422. */
-export const idempotencyKeyReused = () => unprocessable('This Idempotency-Key was already used with a different request', 'idempotency_key_reused');
+export const idempotencyKeyReused = () => refuse('idempotency_key_reused');
 
 /** A key's stored request hash and first answer (as text), read with the record it is about. */
 export interface EarlierUse {

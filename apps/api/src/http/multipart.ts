@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest } from './errors.ts';
+import { refuse, Refusal } from './refusals.ts';
 import { containsNul, NUL_MESSAGE } from './hardening.ts';
 
 export interface UploadedFile {
@@ -27,7 +27,7 @@ export interface MultipartOptions {
  * part has been checked. Limit breaches become readable 413 answers.
  */
 export async function readMultipart(request: FastifyRequest, options: MultipartOptions): Promise<MultipartBody> {
-  if (!request.isMultipart()) throw badRequest('Send the request as multipart/form-data', undefined, 'multipart_required');
+  if (!request.isMultipart()) throw refuse('multipart_required');
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   const allowed: readonly string[] = typeof options.fileField === 'string' ? [options.fileField] : options.fileField;
@@ -38,7 +38,7 @@ export async function readMultipart(request: FastifyRequest, options: MultipartO
         if (!allowed.includes(part.fieldname)) {
           // Drain the stream so the parser can move on, then refuse the request.
           await part.toBuffer().catch(() => undefined);
-          throw badRequest(`Unexpected file field '${part.fieldname}'`, { [part.fieldname]: 'Unexpected file' }, 'unexpected_file');
+          throw refuse('unexpected_file', { message: `Unexpected file field '${part.fieldname}'`, fields: { [part.fieldname]: 'Unexpected file' } });
         }
         files.push({ fieldName: part.fieldname, fileName: part.filename, bytes: await part.toBuffer() });
       } else if (typeof part.value === 'string') {
@@ -46,13 +46,13 @@ export async function readMultipart(request: FastifyRequest, options: MultipartO
       }
     }
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    if (error instanceof Refusal) throw error;
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'file_too_large', options.tooLarge, { [limitField]: options.tooLarge });
-    if (code === 'FST_FILES_LIMIT') throw new AppError(413, 'too_many_files', options.tooMany, { [limitField]: options.tooMany });
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('file_too_large', { message: options.tooLarge, fields: { [limitField]: options.tooLarge } });
+    if (code === 'FST_FILES_LIMIT') throw refuse('too_many_parts', { message: options.tooMany, fields: { [limitField]: options.tooMany } });
     throw error;
   }
   // The JSON routes are guarded by registerHardening; multipart fields are read here, after it.
-  if (containsNul(fields)) throw badRequest(NUL_MESSAGE, undefined, 'nul_character');
+  if (containsNul(fields)) throw refuse('nul_character', { message: NUL_MESSAGE });
   return { fields, files };
 }

@@ -1,8 +1,8 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Trx } from '../db/transaction.ts';
-import { operatorMessages } from '@kestrel/shared';
-import { forbidden } from './errors.ts';
+
+import { refuse } from './refusals.ts';
 
 /*
  * The one ownership predicate: an account belongs to a user when account_users links them.
@@ -87,5 +87,5 @@ export type OwnedAccount = NonNullable<Awaited<ReturnType<typeof findOwnedAccoun
  * rules. 403 with a readable error.
  */
 export async function assertNotOwnAccount(db: Db | Trx, operatorId: string, accountId: string): Promise<void> {
-  if (await holdsAccount(db, operatorId, accountId)) throw forbidden(operatorMessages.ownRecord, 'own_record');
+  if (await holdsAccount(db, operatorId, accountId)) throw refuse('own_record');
 }

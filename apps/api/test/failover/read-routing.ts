@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import pino from 'pino';
-import type { AmountCents } from '@kestrel/shared';
+import { asCents } from '@kestrel/shared';
 import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
 import type { ReadCounts } from '../../src/db/read-routing.ts';
@@ -149,10 +149,10 @@ function fund(db: Db, accountId: string, cents: number) {
       kind: 'funding',
       transactionFor: 'Read-routing test funding',
       currency: 'USD',
-      amountCents: cents as AmountCents,
+      amountCents: asCents(cents),
       postings: [
-        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: -cents as AmountCents },
-        { party: { walletAccountId: accountId }, amountCents: cents as AmountCents },
+        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: asCents(-cents) },
+        { party: { walletAccountId: accountId }, amountCents: asCents(cents) },
       ],
     }),
   );

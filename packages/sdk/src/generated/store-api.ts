@@ -535,7 +535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid token or store key */
+            /** @description No valid token or store key. Codes: `invalid_store_credentials` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -544,7 +544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this caller (e-mail not verified, store not Approved) */
+            /** @description Not allowed for this caller (e-mail not verified, store not Approved). Codes: `store_pending`, `store_rejected`, `store_suspended` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -553,7 +553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not yours */
+            /** @description Not found, or not yours. Codes: `payment_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -652,7 +652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: a field (named in `fields`), or a NUL character anywhere in it */
+            /** @description The request is invalid: a field (named in `fields`), or a NUL character anywhere in it. Codes: `idempotency_key_required`, `invalid_idempotency_key`, `refund_currency_mismatch` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -661,7 +661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid token or store key */
+            /** @description No valid token or store key. Codes: `invalid_store_credentials` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -670,7 +670,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The card was declined */
+            /** @description The card was declined. Codes: `refund_declined` */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -686,7 +686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this caller (e-mail not verified, store not Approved) */
+            /** @description Not allowed for this caller (e-mail not verified, store not Approved). Codes: `store_pending`, `store_rejected`, `store_suspended` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -695,7 +695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not yours */
+            /** @description Not found, or not yours. Codes: `payment_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -704,7 +704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds) */
+            /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds). Codes: `payment_not_refundable`, `refund_exceeds_remaining`, `refund_insufficient_balance`, `refund_window_closed` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -741,7 +741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Understood but cannot be processed */
+            /** @description Understood but cannot be processed. Codes: `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -750,7 +750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account is locked */
+            /** @description The account is locked. Codes: `money_movement_locked` */
             423: {
                 headers: {
                     [name: string]: unknown;
@@ -846,7 +846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid token or store key */
+            /** @description No valid token or store key. Codes: `invalid_store_credentials` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -855,7 +855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this caller (e-mail not verified, store not Approved) */
+            /** @description Not allowed for this caller (e-mail not verified, store not Approved). Codes: `store_pending`, `store_rejected`, `store_suspended` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -864,7 +864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found, or not yours */
+            /** @description Not found, or not yours. Codes: `payment_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -949,7 +949,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebPayAnswer"];
                 };
             };
-            /** @description The request is invalid: a field (named in `fields`), or a NUL character anywhere in it */
+            /** @description The request is invalid: a field (named in `fields`), or a NUL character anywhere in it. Codes: `fee_too_high`, `invalid_idempotency_key` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -958,7 +958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid token or store key */
+            /** @description No valid token or store key. Codes: `invalid_store_credentials` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -974,7 +974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this caller (e-mail not verified, store not Approved) */
+            /** @description Not allowed for this caller (e-mail not verified, store not Approved). Codes: `store_pending`, `store_rejected`, `store_suspended` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -983,7 +983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds) */
+            /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds). Codes: `order_id_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1010,7 +1010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Understood but cannot be processed */
+            /** @description Understood but cannot be processed. Codes: `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1112,7 +1112,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: a field (named in `fields`), or a NUL character anywhere in it */
+            /** @description The request is invalid: a field (named in `fields`), or a NUL character anywhere in it. Codes: `card_brand_mismatch`, `card_brand_unsupported`, `card_expired`, `card_expiry_invalid`, `card_number_invalid`, `fee_too_high`, `insufficient_balance`, `invalid_idempotency_key` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1121,7 +1121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid token or store key */
+            /** @description No valid token or store key. Codes: `invalid_store_credentials` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1130,7 +1130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The card was declined */
+            /** @description The card was declined. Codes: `card_declined`, `incorrect_cvc`, `insufficient_funds` */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -1146,7 +1146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this caller (e-mail not verified, store not Approved) */
+            /** @description Not allowed for this caller (e-mail not verified, store not Approved). Codes: `store_pending`, `store_rejected`, `store_suspended` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1155,7 +1155,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds) */
+            /** @description Not found, or not yours. Codes: `payment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds). Codes: `already_paid`, `attempt_in_progress`, `order_id_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1182,7 +1191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Understood but cannot be processed */
+            /** @description Understood but cannot be processed. Codes: `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1191,7 +1200,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests; see Retry-After */
+            /** @description The account is locked. Codes: `money_movement_locked`, `tpin_locked` */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After. Codes: `too_many_declines` */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1211,7 +1229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service Kestrel depends on (the mail server, the card processor) did not answer or failed */
+            /** @description A service Kestrel depends on (the mail server, the card processor) did not answer or failed. Codes: `card_processor_unavailable` */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1296,7 +1314,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The request is invalid: a field (named in `fields`), or a NUL character anywhere in it */
+            /** @description The request is invalid: a field (named in `fields`), or a NUL character anywhere in it. Codes: `fee_too_high`, `invalid_idempotency_key` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1305,7 +1323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No valid token or store key */
+            /** @description No valid token or store key. Codes: `invalid_store_credentials` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1314,7 +1332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed for this caller (e-mail not verified, store not Approved) */
+            /** @description Not allowed for this caller (e-mail not verified, store not Approved). Codes: `store_pending`, `store_rejected`, `store_suspended` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1323,7 +1341,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds) */
+            /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds). Codes: `order_id_taken` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1350,7 +1368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Understood but cannot be processed */
+            /** @description Understood but cannot be processed. Codes: `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -3,6 +3,7 @@ import type { RouteOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { sample } from 'openapi-sampler';
 import { routeProtection } from '../guards.ts';
+import { declaredRefusals, statusOf, UNIVERSAL_REFUSALS, wireCodeOf, type RefusalCode } from '../refusals.ts';
 import { ERROR_DESCRIPTIONS, operationDoc, routeKey, TAGS, type OperationDoc } from './operations.ts';
 import { contractSchemas } from './schemas.ts';
 import { storeCallbackWebhook, storeRefundCallbackWebhook } from './webhooks.ts';
@@ -35,6 +36,8 @@ interface RouteFacts {
   protection: ReturnType<typeof routeProtection>;
   limited: boolean;
   hasBody: boolean;
+  /** The codes the route declared (`refusals(...)` in its response schema). */
+  refusals: readonly RefusalCode[];
 }
 
 const zodRouteTransform = createJsonSchemaTransform({ schemaRegistry: contractSchemas });
@@ -52,9 +55,12 @@ const SECURITY: Record<string, Json[]> = {
   unguarded: [{ accessToken: [] }],
 };
 
-/** The statuses an operation can answer beyond its success: the table's, plus what its route implies. */
-export function errorStatuses(facts: Omit<RouteFacts, 'key'>): number[] {
-  const statuses = new Set<number>(facts.doc?.errors ?? []);
+/**
+ * The statuses an operation can answer beyond what its response schema declares (the route's
+ * refusals, `refusals(...)`): what its route implies.
+ */
+export function errorStatuses(facts: Omit<RouteFacts, 'key' | 'refusals'>): number[] {
+  const statuses = new Set<number>();
   // Every route: a NUL character anywhere in the path, query or body is refused (http/hardening.ts).
   statuses.add(400);
   if (facts.hasBody) {
@@ -108,6 +114,7 @@ export function createOpenApiOptions(publicUrl: string): FastifyDynamicSwaggerOp
           protection: routeProtection(route),
           limited: Boolean((route.config as Json | undefined)?.rateLimit),
           hasBody: Boolean(schema?.body || doc?.multipart),
+          refusals: declaredRefusals(schema?.response),
         });
         const transformed = result.schema as Json;
         transformed.operationId = doc?.operationId ?? defaultOperationId(method, route.url);
@@ -152,14 +159,22 @@ function defaultOperationId(method: string, url: string): string {
   return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join('');
 }
 
+/** A status's description: what it means, and the codes this operation answers it with. */
+function errorDescription(status: number, refusals: readonly RefusalCode[]): string {
+  const codes = [...new Set(refusals.filter((code) => statusOf(code) === status && !UNIVERSAL_REFUSALS.includes(code)).map(wireCodeOf))];
+  const meaning = ERROR_DESCRIPTIONS[status] ?? 'Error';
+  return codes.length === 0 ? meaning : `${meaning}. Codes: ${codes.map((code) => `\`${code}\``).join(', ')}`;
+}
+
 function completeOperation(operation: Json, facts: RouteFacts): void {
   const { doc } = facts;
   operation.security = SECURITY[facts.protection];
   const responses = (operation.responses ??= {}) as Json;
-  for (const status of errorStatuses(facts)) {
+  const declared = Object.keys(responses).filter((status) => Number(status) >= 400).map(Number);
+  for (const status of new Set([...errorStatuses(facts), ...declared])) {
     const existing = responses[String(status)];
     responses[String(status)] = {
-      description: existing?.description && existing.description !== 'Default Response' ? existing.description : ERROR_DESCRIPTIONS[status] ?? 'Error',
+      description: existing?.description && existing.description !== 'Default Response' ? existing.description : errorDescription(status, facts.refusals),
       ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } } } : {}),
       content: { 'application/json': { schema: errorRef, ...(doc?.errorExample?.[status] ? { example: doc.errorExample[status] } : {}) } },
     };

@@ -5,7 +5,6 @@ const statementOperation = (operationId: string, description: string, binary?: O
   operationId,
   tag: 'Transactions',
   description,
-  errors: [404],
   ...(binary ? { binary } : {}),
 });
 
@@ -14,7 +13,6 @@ const csvExport = (operationId: string, tag: TagName, description: string, rows:
   operationId,
   tag,
   description,
-  errors: [404],
   binary: { description: `The ${rows} as CSV`, mediaTypes: ['text/csv'] },
 });
 
@@ -32,7 +30,6 @@ export const portalOperations: Record<string, OperationDoc> = {
     tag: 'Auth',
     description:
       'Signs in with e-mail and password and answers a session token for the `Authorization` header. Repeated failures are limited per address and per account (429). With two-factor sign-in on (an authenticator app or a passkey), the right password answers `secondStep`, a `challengeToken` and, with a passkey, `passkey` (the options for `navigator.credentials.get`) instead (no session, no cookie): finish with `POST /v1/auth/login/second-step`.',
-    errors: [401, 429],
     requestExample: { email: 'ada@example.org', password: 'correct horse battery staple' },
   },
   'POST /v1/auth/login/second-step': {
@@ -40,7 +37,6 @@ export const portalOperations: Record<string, OperationDoc> = {
     tag: 'Auth',
     description:
       "Finishes a sign-in with two-factor sign-in on: the password step's `challengeToken` (single use, 5 minutes, dead after 5 wrong codes) and a `code`, the authenticator app's 6 digits (one 30-second step either side is taken; a code already used is refused) or a recovery code (each works once) — or, when the person has a passkey, a `passkey`: its assertion over the password step's `passkey.challenge` (made for this sign-in only). Answers the session as `POST /v1/auth/login` does. A challenge that is unknown, used or expired, and a wrong code, are 401; code checks are limited per account like passwords (429).",
-    errors: [401, 429],
     requestExample: { challengeToken: 'q0H3mU2cS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s', code: '492039' },
   },
   'GET /v1/auth/two-factor': {
@@ -53,14 +49,12 @@ export const portalOperations: Record<string, OperationDoc> = {
     tag: 'Auth',
     description:
       'Makes a new authenticator-app secret (RFC 6238: SHA-1, 6 digits, 30 s) and answers it as base32 text and as the `otpauth://` URI a QR code holds. It stays off until `POST /v1/auth/two-factor/enable` confirms a code; asking again replaces a secret not yet confirmed. 409 when two-factor sign-in is already on.',
-    errors: [409],
   },
   'POST /v1/auth/two-factor/enable': {
     operationId: 'enableTwoFactor',
     tag: 'Auth',
     description:
       'Turns two-factor sign-in on with a current code from the app and answers ten single-use recovery codes, shown this once (only a keyed hash of each is kept). A wrong or reused code is 400; no setup started, or already on, 409; code checks are limited like passwords (429). Mails a security notice.',
-    errors: [400, 409, 429],
     requestExample: { code: '492039' },
   },
   'POST /v1/auth/two-factor/disable': {
@@ -68,7 +62,6 @@ export const portalOperations: Record<string, OperationDoc> = {
     tag: 'Auth',
     description:
       'Turns two-factor sign-in off with a current code: the app\'s 6 digits or an unused recovery code. The secret and the recovery codes are deleted. A wrong or reused code is 400; not on, 409; limited like passwords (429). Mails a security notice.',
-    errors: [400, 409, 429],
     requestExample: { code: '492039' },
   },
   'POST /v1/auth/login/passkey/options': {
@@ -76,14 +69,12 @@ export const portalOperations: Record<string, OperationDoc> = {
     tag: 'Auth',
     description:
       "Starts a sign-in with a passkey, without the password: the options for `navigator.credentials.get` (WebAuthn's JSON form, as `@simplewebauthn/browser`'s `startAuthentication` takes them). No credential is named: the browser offers the passkeys it holds for this site. The challenge is 256 random bits, single use, valid 5 minutes; only its SHA-256 is kept. Limited per address (429).",
-    errors: [429],
   },
   'POST /v1/auth/login/passkey': {
     operationId: 'passkeySignIn',
     tag: 'Auth',
     description:
       "Signs in with a passkey's assertion over a challenge from `POST /v1/auth/login/passkey/options` and answers the session as `POST /v1/auth/login` does. The challenge is spent by the first answer that names it; the signature, origin, relying-party id, user verification, user handle and the authenticator's counter (it must move on, unless the authenticator keeps none) are checked. An unknown, used or expired challenge, an unknown or removed passkey and a failed check are 401; failures are limited per account like passwords (429).",
-    errors: [401, 429],
     requestExample: {
       credential: {
         id: 'hjq4kxWcS1bXk9vO7y4dR6tJ8wLpZ5aE3nF1gC0hI2s',
@@ -104,14 +95,12 @@ export const portalOperations: Record<string, OperationDoc> = {
     tag: 'Auth',
     description:
       "Starts adding a passkey: the options for `navigator.credentials.create` (as `@simplewebauthn/browser`'s `startRegistration` takes them): a discoverable credential, 'none' attestation, the caller's passkeys excluded. The challenge is single use and valid 5 minutes. 409 at the limit of passkeys.",
-    errors: [409],
   },
   'POST /v1/auth/passkeys': {
     operationId: 'addPasskey',
     tag: 'Auth',
     description:
       "Adds a passkey: a name and the browser's attestation over a challenge from `POST /v1/auth/passkeys/options` made for the caller. From then on two-factor sign-in is on: the password step asks for a second step, which the passkey (or an authenticator app's code) answers. A used, expired or another person's challenge and a failed check are 400; a passkey already registered is 409. Mails a security notice.",
-    errors: [400, 409],
     requestExample: {
       name: 'My laptop',
       credential: {
@@ -127,7 +116,6 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'renamePasskey',
     tag: 'Auth',
     description: "Renames one of the caller's passkeys; anything else is 404.",
-    errors: [404],
     requestExample: { name: 'Old laptop' },
   },
   'POST /v1/auth/passkeys/:passkeyId/remove': {
@@ -135,7 +123,6 @@ export const portalOperations: Record<string, OperationDoc> = {
     tag: 'Auth',
     description:
       "Removes one of the caller's passkeys, confirmed with the password or a current code (the authenticator app's or a recovery code), like turning two-factor sign-in off. A wrong password or code is 400; anything but the caller's passkey is 404; checks are limited like passwords (429). Mails a security notice.",
-    errors: [400, 404, 429],
     requestExample: { password: 'correct horse battery staple' },
   },
   'POST /v1/auth/logout': {
@@ -152,7 +139,6 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'signOutSession',
     tag: 'Auth',
     description: "Signs one of the caller's other devices out at once. Anything but one of the caller's live sessions is 404; the session asking is 409 (Logout ends it).",
-    errors: [404, 409],
   },
   'POST /v1/auth/sessions/sign-out-others': {
     operationId: 'signOutOtherSessions',
@@ -163,37 +149,31 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'register',
     tag: 'Users',
     description: 'Signs up and answers a session token, so the new user is signed in; a verification link is mailed. A taken e-mail, phone or user name is 409.',
-    errors: [409],
   },
   'GET /v1/user/:userId': {
     operationId: 'getUser',
     tag: 'Users',
     description: 'The signed-in user with their accounts; any other userId is 404.',
-    errors: [404],
   },
   'POST /v1/user/send-verification-code': {
     operationId: 'sendVerificationLink',
     tag: 'Users',
     description: "Mails a new e-mail verification link to the signed-in user's own, unverified address (anything else is 404; a verified one 409; a mail server that refuses it 502).",
-    errors: [404, 409, 502],
   },
   'POST /v1/user/verify-email': {
     operationId: 'verifyEmail',
     tag: 'Users',
     description: 'Spends a verification link token and marks the e-mail verified; public, because the mailed link works without a session.',
-    errors: [404, 410],
   },
   'POST /v1/account/create': {
     operationId: 'createAccount',
     tag: 'Accounts',
     description: 'Opens a personal or business account for the signed-in user, whose e-mail must be verified (403 otherwise).',
-    errors: [403, 409],
   },
   'PATCH /v1/account/upload-image': {
     operationId: 'uploadIdentityImages',
     tag: 'Accounts',
     description: "Uploads identity document images for one of the caller's accounts; an operator reviews them.",
-    errors: [404],
     multipart: {
       type: 'object',
       required: ['identityImage'],
@@ -208,71 +188,60 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'getIdentityImage',
     tag: 'Accounts',
     description: "An identity document image; only the account's owner and operators may see it.",
-    errors: [404],
     binary: { description: 'The image', mediaTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] },
   },
   'GET /v1/account/:key': {
     operationId: 'getAccount',
     tag: 'Accounts',
     description: "One of the caller's accounts by id, account number or user name; anyone else's is 404.",
-    errors: [404],
   },
   'GET /v1/account/:key/summary': {
     operationId: 'getAccountSummary',
     tag: 'Accounts',
     description: "The dashboard's counters for one of the caller's accounts.",
-    errors: [404],
   },
   'GET /v1/account/:key/chart': {
     operationId: 'getAccountChart',
     tag: 'Accounts',
     description:
       "The dashboard's chart for one of the caller's accounts: for each of the last 30 days in UTC (today last), each wallet's closing balance (every posting up to the end of the day) and the money the day's postings added and took, summed by the database from the ledger.",
-    errors: [404],
   },
   'GET /v1/activities': {
     operationId: 'listActivities',
     tag: 'Accounts',
     description: "An account's latest activities (at most 200), grouped by day, newest first; owner only.",
-    errors: [404],
   },
   'GET /v1/account/search': {
     operationId: 'searchRecipients',
     tag: 'Transfers',
     description: 'Finds a recipient by account number, e-mail, phone, user name or name (for the transfer form); searching is refused (403) to a caller who may not send money yet.',
-    errors: [403],
   },
   'GET /v1/recipients/:userName': {
     operationId: 'getRecipient',
     tag: 'Transfers',
     description: 'One recipient by exact user name (case-insensitive), for the transfer form; refused (403) like the search to a caller who may not send money yet.',
-    errors: [403, 404],
   },
   'GET /v1/account/transfer_balance/recent/:accountNumber': {
     operationId: 'listRecentRecipients',
     tag: 'Transfers',
     description: "The latest distinct recipients of one of the caller's accounts.",
-    errors: [404],
   },
   'POST /v1/account/transfer_balance': {
     operationId: 'transfer',
     tag: 'Transfers',
     description:
       "Sends money from one of the caller's accounts to another Kestrel account, checked with the sender's TPIN. Insufficient funds, a wrong TPIN or a locked account change nothing. Send an Idempotency-Key so a retry cannot send twice.",
-    errors: [403, 404, 409, 422, 423],
     idempotent: 'optional',
   },
   'GET /v1/transaction/account/:accountNumber': {
     operationId: 'listTransactions',
     tag: 'Transactions',
     description: "Transactions of one of the caller's accounts, newest first, grouped by day (the latest 1000).",
-    errors: [404],
   },
   'POST /v1/bank-withdraw/create': {
     operationId: 'createWithdrawal',
     tag: 'Withdrawals',
     description: "Asks for a bank withdrawal from one of the caller's accounts; the amount is held until an operator pays it out or fails it.",
-    errors: [403, 404, 409, 422, 423],
     idempotent: 'optional',
     requestExample: {
       accountNumber: '1000000001',
@@ -291,7 +260,6 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'listWithdrawals',
     tag: 'Withdrawals',
     description: "One of the caller's accounts' bank withdrawals, newest first (bank account numbers masked).",
-    errors: [404],
   },
   'GET /data/v1/countries': {
     operationId: 'listCountries',
@@ -303,47 +271,40 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'createInvoice',
     tag: 'Invoices',
     description: 'Creates an invoice of the signed-in user; numbers run 1, 2, 3… per user.',
-    errors: [404],
     requestExample: { name: 'Rahim Uddin', phone: '01712345678', email: 'rahim@example.org', reciver: 'Ada Lovelace', details: 'Website design, March', unit_price: '150.00', quantity: 2 },
   },
   'GET /data/v1/invoice/user/:userId': {
     operationId: 'listInvoices',
     tag: 'Invoices',
     description: "The caller's invoices, newest first (userId must be the caller's own; any other is 404).",
-    errors: [404],
   },
   'GET /data/v1/invoice/:id': {
     operationId: 'getInvoice',
     tag: 'Invoices',
     description: 'One of the caller\'s invoices, with who issued it (the printable view).',
-    errors: [404],
   },
   'PATCH /data/v1/invoice/status/:id': {
     operationId: 'updateInvoiceStatus',
     tag: 'Invoices',
     description: "Marks one of the caller's invoices paid or unpaid. Invoices have no payment path in Kestrel (the customer pays the owner some other way), so the owner says when it was paid; any other caller's invoice is 404.",
-    errors: [404],
     requestExample: { status: 'paid' },
   },
   'GET /data/v1/invoice/:id/pdf': {
     operationId: 'getInvoicePdf',
     tag: 'Invoices',
     description: "One of the caller's invoices as a PDF download.",
-    errors: [404],
     binary: { description: 'The invoice as a PDF', mediaTypes: ['application/pdf'] },
   },
   'POST /v1/auth/forgot-password': {
     operationId: 'requestPasswordReset',
     tag: 'Auth',
     description: 'Mails a single-use password reset link, valid 30 minutes, when the address has an account; the answer is the same either way. Limited per e-mail and per address (429).',
-    errors: [429],
     requestExample: { email: 'ada@example.org' },
   },
   'POST /v1/auth/reset-password': {
     operationId: 'resetPassword',
     tag: 'Auth',
     description: "Sets a new password with a mailed reset link's token (the sign-up's rules); the link is spent and every session of the account ends. A used, expired or unknown link is 400.",
-    errors: [429],
     requestExample: { token: 'rst_4f3c2a1b0e9d8c7b6a5f4e3d', password: 'correct horse battery staple', confirmPassword: 'correct horse battery staple' },
   },
   'GET /v1/ledger/seals': {
@@ -355,7 +316,6 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'getLedgerProof',
     tag: 'Ledger',
     description: "A transaction's sealed record, its inclusion path and its seal, for the accounts it moved money of (404 for anyone else); 409 `not_sealed_yet` in its first minute.",
-    errors: [404, 409],
   },
   'GET /v1/statement/account/:accountNumber': statementOperation(
     'listStatementMonths',
@@ -416,45 +376,38 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'getWithdrawalCounters',
     tag: 'Withdrawals',
     description: "The withdraw list's counters (Completed, Pending, Total Withdraw, Failed) over every withdrawal of one of the caller's accounts.",
-    errors: [404],
   },
   'GET /v1/bank-withdraw/details/:id': {
     operationId: 'getWithdrawal',
     tag: 'Withdrawals',
     description: "One of the caller's withdrawals with its status history; the bank account number is masked.",
-    errors: [404],
   },
   'POST /v1/bank-withdraw/cancel/:id': {
     operationId: 'cancelWithdrawal',
     tag: 'Withdrawals',
     description: "Cancels one of the caller's Pending withdrawals with the account's TPIN; the held money returns to the wallet in the same ledger transaction. 409 once an operator has moved it on.",
-    errors: [404, 409, 423],
     idempotent: 'optional',
   },
   'POST /v1/payment/account/summary': {
     operationId: 'getAccountPaymentCounters',
     tag: 'Payments',
     description: "The payments list's counters over every payment into one of the caller's accounts.",
-    errors: [404],
   },
   'GET /v1/payment/store/:storeId/summary': {
     operationId: 'getStorePaymentCounters',
     tag: 'Payments',
     description: "The payments list's counters over every payment of one of the caller's stores.",
-    errors: [404],
   },
   'GET /v1/payment/store/:storeId/chart': {
     operationId: 'getStorePaymentChart',
     tag: 'Payments',
     description:
       "One of the caller's stores, for each of the last 30 days in UTC (today last), per currency: the payments paid that day (count and volume, by the time they were paid) and the pay attempts refused that day (each refusal kept on a payment: a declined card, a wrong TPIN, …), with the period's success rate, paid ÷ (paid + refused attempts). Summed by the database.",
-    errors: [404],
   },
   'POST /v1/payment_gateway_store/:storeId/rotate-key': {
     operationId: 'rotateStoreKey',
     tag: 'Stores',
     description: "Replaces one of the caller's stores' storeKey (TPIN required): the new key works at once, the previous one for 24 more hours; callbacks are signed with the key current at sending.",
-    errors: [403, 404, 423],
   },
   'PUT /v1/payment_gateway_store/:storeId/payment-mails': {
     operationId: 'setStorePaymentMails',
@@ -462,6 +415,5 @@ export const portalOperations: Record<string, OperationDoc> = {
     description:
       'Switches the "You got paid" notice of one of the caller\'s stores on or off (`notifyOnPayment`). When on (the default), the store\'s account is told of each ' +
       "payment by its notification preference (e-mail or SMS); the customer's receipt is sent either way. Another user's store answers 404.",
-    errors: [404],
   },
 };

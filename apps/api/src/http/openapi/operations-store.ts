@@ -52,7 +52,6 @@ export const storeOperations: Record<string, OperationDoc> = {
     description:
       'Creates a payment for an order of an Approved store and answers the hosted checkout address (`redirectUrl`) to send the customer to. ' +
       'The `orderId` is unique per store (a second payment for it is 409). Send an `Idempotency-Key` so that a retry after a network error answers the same payment.',
-    errors: [403, 409, 422],
     idempotent: 'optional',
     requestExample: webPayExample,
     responseExample: {
@@ -68,7 +67,6 @@ export const storeOperations: Record<string, OperationDoc> = {
     tag: 'Store API',
     description:
       'The same as createPayment, but answers `303 See Other` with the hosted checkout in `Location`, for a form posted straight from the customer’s browser by the store’s page.',
-    errors: [403, 409, 422],
     idempotent: 'optional',
     requestExample: webPayExample,
     redirect: 'See Other: the hosted checkout address (PUBLIC_URL/web-pay/{urlId}) is in Location',
@@ -80,7 +78,6 @@ export const storeOperations: Record<string, OperationDoc> = {
       'Server-to-server card payment: creates the payment and charges the card in one call (for stores that collect cards themselves). ' +
       'A declined card answers 402 with the reason; the payment is kept with the failed attempt, so its orderId is then taken. Past 5 declines on a payment, or the store\'s hourly cap, 429 `too_many_declines`. ' +
       'When the card processor does not answer, 502 `card_processor_unavailable`: nothing is recorded, and a charge the processor made anyway is found by the day\'s reconciliation.',
-    errors: [402, 403, 409, 422, 429, 502],
     idempotent: 'optional',
     requestExample: { ...webPayExample, ...card, billingInfo: { name: 'Ada Lovelace', address: { country: 'GB', city: 'London', zipCode: 'N1 9GU' } } },
     responseExample: { status: 'success', message: 'Payment successful', data: paymentResultExample },
@@ -91,7 +88,6 @@ export const storeOperations: Record<string, OperationDoc> = {
     tag: 'Store API',
     description:
       "One payment with its status, fee, masked card and failed attempts. The store calls it with its headers (only its own payments); the store's owner may call it with a token. Anyone else's payment is 404.",
-    errors: [403, 404],
   },
   'POST /v1/payment/refund/:paymentId': {
     operationId: 'createRefund',
@@ -103,7 +99,6 @@ export const storeOperations: Record<string, OperationDoc> = {
       'Refused: more than what is left, an unpaid payment or one older than 180 days (409), an owner wallet that cannot cover it (409 `refund_insufficient_balance`), another currency (400), ' +
       "a card refund the processor refuses (402 `refund_declined`, the money back in the owner's wallet; sandbox test card 4000 0000 0000 5126). " +
       'A successful refund sends the signed callback `refund.succeeded` (see webhooks).\n\n```sh\n' + refundCurlSnippet({ baseUrl: 'https://pay.example.org', storeId: 'YOUR_STORE_ID', paymentId }) + '\n```',
-    errors: [402, 403, 404, 409, 422, 423],
     idempotent: 'required',
     requestExample: { amount: 10, reason: 'Returned by the customer' },
     responseExample: { status: 'success', message: 'Refund successful', data: refundExample },
@@ -116,7 +111,6 @@ export const storeOperations: Record<string, OperationDoc> = {
     operationId: 'listRefunds',
     tag: 'Store API',
     description: "A payment's refunds, newest first, each with its amount, fee returned, status, reason and who made it. The store calls it with its headers (its own payments only); the owner may call it with a token (a link payment's id too). Anyone else's payment is 404.",
-    errors: [403, 404],
     responseExample: { status: 'success', data: [refundExample] },
   },
   'POST /v1/payment/details/:paymentId/refund': {
@@ -125,7 +119,6 @@ export const storeOperations: Record<string, OperationDoc> = {
     description:
       "The payment details page's refund: the signed-in owner refunds a payment into one of their accounts (a gateway payment or a link payment, by its id) with that account's TPIN (counted, with lockout). " +
       'Same rules and answers as the store API refund; another user\'s payment is 404.',
-    errors: [402, 404, 409, 422, 423],
     idempotent: 'optional',
     requestExample: { amount: 10, reason: 'Returned by the customer', tpin: '1234' },
     responseExample: { status: 'success', message: 'Refund successful', data: { ...refundExample, initiatedBy: { kind: 'owner', name: 'Ada Lovelace' } } },
@@ -134,14 +127,12 @@ export const storeOperations: Record<string, OperationDoc> = {
     operationId: 'getCheckout',
     tag: 'Hosted checkout',
     description: 'What the hosted checkout shows: store name and logo, amount, status, cancel address, and the signed return address once paid. The urlId is the capability; no customer data is answered. A suspended store\'s checkout answers 403 `store_suspended`.',
-    errors: [403, 404],
   },
   'POST /v1/payment/complete/:paymentId': {
     operationId: 'payCheckoutByCard',
     tag: 'Hosted checkout',
     description:
       "The hosted checkout's card payment, made by the anonymous customer. Answers the store's signed return address; a declined card is 402; a card processor that does not answer is 502 `card_processor_unavailable` (nothing recorded; the payment stays payable).",
-    errors: [402, 403, 404, 409, 422, 502],
     requestExample: { ...card, cardHolderName: 'Ada Lovelace' },
     responseExample: { status: 'success', message: 'Payment successful', redirectUrl: signedReturn, data: paymentResultExample },
   },
@@ -149,26 +140,22 @@ export const storeOperations: Record<string, OperationDoc> = {
     operationId: 'payCheckoutByWallet',
     tag: 'Hosted checkout',
     description: "The hosted checkout's Kestrel wallet payment: the signed-in payer pays from one of their own accounts with its TPIN.",
-    errors: [403, 404, 409, 422, 423],
     requestExample: { accountNumber: '100000000042', tpin: '1234' },
   },
   'POST /v1/payment/account': {
     operationId: 'listAccountPayments',
     tag: 'Payments',
     description: "Payments into one of the caller's accounts (by its e-mail), newest first.",
-    errors: [404],
   },
   'GET /v1/payment/store/:storeId': {
     operationId: 'listStorePayments',
     tag: 'Payments',
     description: "One of the caller's stores' payments, newest first; another user's store is 404.",
-    errors: [404],
   },
   'POST /v1/payment_gateway_store/create': {
     operationId: 'createStore',
     tag: 'Stores',
     description: 'Creates a payment gateway store from a multipart form. It starts Pending; an operator approves it, and then its storeId and storeKey take payments.',
-    errors: [403, 404, 423],
     multipart: {
       type: 'object',
       required: ['accountKey', 'tpin', 'storeName', 'storeURL', 'callbackURL', 'storeLogo', 'businessDocuments'],
@@ -188,38 +175,32 @@ export const storeOperations: Record<string, OperationDoc> = {
     operationId: 'listAccountStores',
     tag: 'Stores',
     description: "The stores of one of the caller's accounts, newest first, with the account's payment counters.",
-    errors: [404],
   },
   'GET /v1/payment_gateway_store/:storeId': {
     operationId: 'getStore',
     tag: 'Stores',
     description: "One of the caller's stores, with its key (the Integration tab); anyone else's store is 404.",
-    errors: [404],
   },
   'GET /v1/store-logos/:name': {
     operationId: 'getStoreLogo',
     tag: 'Stores',
     description: 'A store logo; public, because the hosted checkout shows it to any visitor.',
-    errors: [404],
     binary: { description: 'The logo image', mediaTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
   },
   'GET /v1/payment_gateway_store/:storeId/callbacks': {
     operationId: 'listStoreCallbacks',
     tag: 'Stores',
     description: "The store's last 20 callback deliveries, newest first, with every attempt (owner only).",
-    errors: [404],
   },
   'POST /v1/payment_gateway_store/:storeId/callbacks/:deliveryId/resend': {
     operationId: 'resendStoreCallback',
     tag: 'Stores',
     description: 'Sends a callback delivery again now, signed afresh with the current time (owner only).',
-    errors: [404],
   },
   'POST /v1/payment-request/create': {
     operationId: 'createPaymentLink',
     tag: 'Payment links',
     description: "Creates a payment-request link on one of the caller's accounts: a fixed or customer-chosen amount, card and/or wallet, an optional use limit and expiry.",
-    errors: [403, 404, 409, 422, 423],
     requestExample: {
       paymentPurpose: 'Bicycle repair',
       tpin: '4826',
@@ -237,44 +218,37 @@ export const storeOperations: Record<string, OperationDoc> = {
     operationId: 'listPaymentLinks',
     tag: 'Payment links',
     description: "One of the caller's accounts' payment-request links, newest first; paged by keyset with `limit` and `cursor` (the `_id` of the last link shown).",
-    errors: [404],
   },
   'GET /v1/payment-request/account/:accountNumber/summary': {
     operationId: 'getPaymentLinkCounters',
     tag: 'Payment links',
     description: "The payment-request list's counters (Total Request, Active Request, Total Payments) over every link of one of the caller's accounts, counted by the database.",
-    errors: [404],
   },
   'GET /v1/payment-request/link/:pRequestURLId': {
     operationId: 'getPaymentLinkPage',
     tag: 'Payment links',
     description: "A link as its public pay page shows it: purpose, amount or range, methods, and whether it is disabled, expired or used up. The pRequestURLId is the capability.",
-    errors: [404],
   },
   'GET /v1/payment-request/:id': {
     operationId: 'getPaymentLink',
     tag: 'Payment links',
     description: "One of the caller's links with its remaining uses, payment count and failed attempts.",
-    errors: [404],
   },
   'PATCH /v1/payment-request/update/:id': {
     operationId: 'setPaymentLinkStatus',
     tag: 'Payment links',
     description: "Turns one of the caller's links on (active) or off (inactive).",
-    errors: [404],
   },
   'PATCH /v1/payment-request/limit/update/:id': {
     operationId: 'setPaymentLinkUseLimit',
     tag: 'Payment links',
     description: "Sets the uses remaining on one of the caller's links (`useLimit`, turning the limit on), or turns the limit off (`isUseLimit: false`).",
-    errors: [404],
   },
   'POST /v1/payment-request/card/complete-payment/:pRequestURLId': {
     operationId: 'payPaymentLinkByCard',
     tag: 'Payment links',
     description:
       'Pays a link by card, made by an anonymous visitor of its pay page. A declined card is 402; an expired or used-up link is 410; a card processor that does not answer is 502 `card_processor_unavailable` (nothing recorded).',
-    errors: [402, 403, 404, 409, 410, 422, 423, 502],
     requestExample: {
       email: 'dana@example.org',
       amount: '45.00',
@@ -290,19 +264,16 @@ export const storeOperations: Record<string, OperationDoc> = {
     operationId: 'payPaymentLinkByWallet',
     tag: 'Payment links',
     description: "Pays a link from one of the caller's Kestrel wallets, with its TPIN.",
-    errors: [402, 403, 404, 409, 410, 422, 423],
     requestExample: { email: 'dana@example.org', amount: '45.00', accountNumber: '1000000002', tpin: '4826' },
   },
   'GET /v1/payment/source': {
     operationId: 'listPaymentLinkPayments',
     tag: 'Payment links',
     description: "Payments made through the caller's links (type=Link-payment), newest first; accountNumber narrows to one of the caller's accounts.",
-    errors: [404],
   },
   'GET /v1/payment/payment-request/:id': {
     operationId: 'listPaymentsOfLink',
     tag: 'Payment links',
     description: "The payments made through one of the caller's links, newest first.",
-    errors: [404],
   },
 };

@@ -14,8 +14,6 @@ export interface OperationDoc {
   /** Replaces the route's own summary when set. */
   summary?: string;
   description: string;
-  /** Answers beyond what the route implies (400 for input, 401 when guarded, 429 when limited, 500, 503). */
-  errors?: number[];
   /** false: the operation never touches the database, so it cannot answer 503. */
   database?: false;
   /** The Idempotency-Key header: optional (recommended) or required. */

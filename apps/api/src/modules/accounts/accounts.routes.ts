@@ -12,10 +12,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
+import { refuse } from '../../http/refusals.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import { createAccount, getAccount, MAX_IDENTITY_IMAGES, readIdentityImage, uploadIdentityImages } from './accounts.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -28,7 +29,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: 'Open a personal or business account for the signed-in, e-mail-verified user',
         body: createAccountBody,
-        response: { 201: successEnvelope(createdAccount), 400: errorEnvelope, 403: errorEnvelope, 409: errorEnvelope },
+        response: { 201: successEnvelope(createdAccount), ...refusals('account_email_taken', 'account_phone_taken', 'email_not_verified', 'identity_number_taken', 'invalid_request', 'not_account_owner', 'operator_cannot_hold_account', 'user_name_taken') },
       },
     },
     async (request, reply) => {
@@ -49,7 +50,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
           'multipart/form-data with text fields accountId and/or accountNumber and 1 to 10 files in the field identityImage. ' +
           'Files must be JPEG, PNG, WebP or GIF by content (not by name), at most 5 MB each. Owner only.',
         consumes: ['multipart/form-data'],
-        response: { 200: successEnvelope(identityImageList), 400: errorEnvelope, 404: errorEnvelope, 413: errorEnvelope },
+        response: { 200: successEnvelope(identityImageList), ...refusals('account_not_found', 'file_too_large', 'identity_image_required', 'image_polyglot', 'image_too_large', 'invalid_request', 'multipart_required', 'not_an_image', 'too_many_files', 'too_many_parts', 'unexpected_file') },
       },
     },
     async (request) => {
@@ -60,7 +61,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tooMany: messages.account.identityImageTooMany,
       });
       const parsed = uploadIdentityImageFields.safeParse(fields);
-      if (!parsed.success) throw badRequest(messages.account.uploadAccountRequired, { accountId: messages.account.uploadAccountRequired });
+      if (!parsed.success) throw refuse('invalid_request', { message: messages.account.uploadAccountRequired, fields: { accountId: messages.account.uploadAccountRequired } });
       return ok(await uploadIdentityImages(app.ctx, callerId(request), parsed.data, files, clientIp(request)), messages.account.identityUploaded);
     },
   );
@@ -73,7 +74,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: "An identity document image; only the account's owner and operators may see it",
         params: identityImageParams,
-        response: { 200: z.unknown().describe('The image bytes (image/jpeg, image/png, image/webp or image/gif)'), 404: errorEnvelope },
+        response: { 200: z.unknown().describe('The image bytes (image/jpeg, image/png, image/webp or image/gif)'), ...refusals('image_not_found') },
       },
     },
     async (request, reply) => {
@@ -95,7 +96,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['accounts'],
         summary: "One of the caller's accounts by id, account number or user name",
         params: accountKeyParams,
-        response: { 200: successEnvelope(accountView), 404: errorEnvelope },
+        response: { 200: successEnvelope(accountView), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await getAccount(app.ctx, callerId(request), request.params.key)),

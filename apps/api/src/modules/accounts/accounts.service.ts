@@ -6,7 +6,6 @@ import {
   centsToMajor,
   DEFAULT_ACCOUNT_FEE,
   messages,
-  operatorMessages,
   type Account,
   type CreateAccountBody,
   type CreatedAccount,
@@ -15,7 +14,7 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, isUniqueViolation, type Trx } from '../../db/transaction.ts';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -122,16 +121,16 @@ export async function openAccount(trx: Trx, input: OpenAccountInput): Promise<Cr
  */
 export async function createAccount(ctx: AppContext, callerId: string, body: CreateAccountBody, ip: string): Promise<CreatedAccount> {
   const [owner] = body.users;
-  if (!owner || owner.userId !== callerId) throw forbidden(messages.account.notYourself, 'not_account_owner');
+  if (!owner || owner.userId !== callerId) throw refuse('not_account_owner');
   const user = await findUserById(ctx.db, callerId);
-  if (!user) throw unauthorized();
-  if (!user.isEmailVerified) throw forbidden(messages.account.emailNotVerified, 'email_not_verified');
+  if (!user) throw refuse('unauthorized');
+  if (!user.isEmailVerified) throw refuse('email_not_verified');
   // Separation of duties: an operator never holds a wallet (they could fund it, approve its store, pay it out).
-  if (user.isOperator) throw forbidden(operatorMessages.operatorCannotHoldAccount, 'operator_cannot_hold_account');
+  if (user.isOperator) throw refuse('operator_cannot_hold_account');
 
   // The country is stored as its ISO code, whether the list's code or its name was sent.
   const country = countryCodeOf(body.address.country);
-  if (!country) throw badRequest(messages.account.countryUnknown, { 'address.country': messages.account.countryUnknown });
+  if (!country) throw refuse('invalid_request', { message: messages.account.countryUnknown, fields: { 'address.country': messages.account.countryUnknown } });
   const stored: CreateAccountBody = { ...body, address: { ...body.address, country } };
 
   // The user name is stored as sent (after the schema's trim); the hash covers exactly that.
@@ -140,7 +139,7 @@ export async function createAccount(ctx: AppContext, callerId: string, body: Cre
     return await inTransaction(ctx.db, (trx) => openAccount(trx, { ownerUserId: callerId, body: stored, tpinHashFor, ip }));
   } catch (error) {
     for (const unique of UNIQUE_FIELDS) {
-      if (isUniqueViolation(error, unique.constraint)) throw conflict(unique.message, unique.code, { [unique.field]: unique.message });
+      if (isUniqueViolation(error, unique.constraint)) throw refuse(unique.code, { message: unique.message, fields: { [unique.field]: unique.message } });
     }
     throw error;
   }
@@ -148,7 +147,7 @@ export async function createAccount(ctx: AppContext, callerId: string, body: Cre
 
 async function ownedAccountOr404(ctx: AppContext, callerId: string, key: string): Promise<OwnedAccount> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, key);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   return account;
 }
 
@@ -213,13 +212,13 @@ export async function uploadIdentityImages(
   const account = await ownedAccountOr404(ctx, callerId, fields.accountId || fields.accountNumber || '');
   // When both are sent they must name the same account.
   if (fields.accountId && fields.accountNumber && fields.accountNumber !== account.accountNumber) {
-    throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+    throw refuse('account_not_found');
   }
   if (files.length === 0) {
-    throw badRequest(messages.account.identityImageRequired, { identityImage: messages.account.identityImageRequired }, 'identity_image_required');
+    throw refuse('identity_image_required', { fields: { identityImage: messages.account.identityImageRequired } });
   }
   if (files.length > MAX_IDENTITY_IMAGES) {
-    throw badRequest(messages.account.identityImageTooMany, { identityImage: messages.account.identityImageTooMany }, 'too_many_files');
+    throw refuse('too_many_files', { message: messages.account.identityImageTooMany, fields: { identityImage: messages.account.identityImageTooMany } });
   }
   // Every file is re-encoded (metadata stripped, size capped) before anything is stored; only the new encoding is kept.
   const images: ProcessedImage[] = [];
@@ -262,10 +261,10 @@ export async function uploadIdentityImages(
 /** GET /v1/account/{accountId}/identity-images/{imageId}: the bytes, for the owner or an operator. */
 export async function readIdentityImage(ctx: AppContext, callerId: string, accountId: string, imageId: string) {
   const document = await findVisibleIdentityDocument(ctx.db, callerId, accountId, imageId);
-  if (!document) throw notFound('Image not found', 'image_not_found');
+  if (!document) throw refuse('image_not_found');
   const bytes = await readFile(storedUploadPath(uploadDirectory(ctx.config.dataDir, IDENTITY_UPLOAD_AREA), document.storedName)).catch(
     (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') throw notFound('Image not found', 'image_not_found');
+      if (error.code === 'ENOENT') throw refuse('image_not_found');
       throw error;
     },
   );

@@ -3,21 +3,21 @@ import { messages, TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { refuse, Refusal } from '../../http/refusals.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { verifySecret } from '../../security/passwords.ts';
 
-export class TpinLockedError extends AppError {
+export class TpinLockedError extends Refusal {
   constructor(readonly lockedUntil: Date) {
-    super(423, 'tpin_locked', messages.tpin.locked);
+    super('tpin_locked');
   }
 }
 
 /** An operator has locked money movement on the account (Lock in the operator console). */
-export class MoneyMovementLockedError extends AppError {
+export class MoneyMovementLockedError extends Refusal {
   constructor() {
-    super(423, 'money_movement_locked', messages.tpin.operatorLocked);
+    super('money_movement_locked');
   }
 }
 
@@ -212,12 +212,12 @@ async function checkLegacyTpin(db: Db, secret: string, accountId: string, candid
 
 function throwUnlessOk(outcome: TpinOutcome): void {
   if (outcome.kind === 'ok') return;
-  if (outcome.kind === 'missing') throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (outcome.kind === 'missing') throw refuse('account_not_found');
   if (outcome.kind === 'operator_locked') throw new MoneyMovementLockedError();
   if (outcome.kind === 'locked') throw new TpinLockedError(outcome.until);
   if (outcome.kind !== 'wrong') throw new Error(`TPIN check ended as ${outcome.kind}`);
   const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
-  throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
+  throw refuse('tpin_incorrect', { message: `${messages.tpin.wrong}. ${left} before money movement is locked.`, fields: { tpin: messages.tpin.wrong } });
 }
 
 /**
@@ -230,7 +230,7 @@ function throwUnlessOk(outcome: TpinOutcome): void {
  */
 export async function assertTpinNotLocked(trx: Trx, accountId: string): Promise<void> {
   const account = await trx.selectFrom('accounts').select(['tpinLockedUntil', 'moneyMovementLocked']).where('id', '=', accountId).forShare().executeTakeFirst();
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   if (account.moneyMovementLocked) throw new MoneyMovementLockedError();
   if (account.tpinLockedUntil && account.tpinLockedUntil > new Date()) throw new TpinLockedError(account.tpinLockedUntil);
 }

@@ -1,6 +1,6 @@
-import { messages, type ActivityGroup } from '@kestrel/shared';
+import { type ActivityGroup } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { latestActivities } from './activities.repository.ts';
 
@@ -15,7 +15,7 @@ export const ACTIVITY_LIST_LIMIT = 200;
 /** GET /v1/activities?accountId=: the account's latest activities grouped by day, newest first. Owner only. */
 export async function listActivities(ctx: AppContext, callerId: string, accountKey: string, limit = ACTIVITY_LIST_LIMIT): Promise<ActivityGroup[]> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountKey);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   const rows = await latestActivities(ctx.db, account.id, limit);
   const groups: ActivityGroup[] = [];
   for (const row of rows) {

@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
-import { unauthorized } from '../../http/errors.ts';
+import { refuse, refusals } from '../../http/refusals.ts';
 import { login, loginSecondStep, logout, passkeySignIn } from './auth.service.ts';
 import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, removePasskey, renamePasskey } from './passkeys.service.ts';
 import { readKnownDevice } from './device-cookie.ts';
@@ -26,7 +26,7 @@ import { disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorStatus
 
 /** The signed-in caller of a guarded route (requireUser ran first). */
 function callerOf(request: FastifyRequest): Caller {
-  if (!request.auth) throw unauthorized();
+  if (!request.auth) throw refuse('unauthorized');
   return { userId: request.auth.userId, sessionId: request.auth.sessionId, ip: clientIp(request) };
 }
 
@@ -39,7 +39,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Sign in with e-mail and password (with two-factor sign-in on: a challenge for the second step, no session)',
         security: [],
         body: loginBody,
-        response: { 200: successEnvelope(loginAnswer) },
+        response: { 200: successEnvelope(loginAnswer), ...refusals('invalid_credentials', 'login_rate_limited') },
       },
     },
     async (request, reply) => {
@@ -58,7 +58,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Finish a sign-in with two-factor sign-in on: the password step's challenge and a code from the app (or a recovery code)",
         security: [],
         body: loginSecondStepBody,
-        response: { 200: successEnvelope(loginResult) },
+        response: { 200: successEnvelope(loginResult), ...refusals('login_challenge_invalid', 'login_recovery_code_invalid', 'login_second_factor_invalid', 'login_second_factor_reused', 'login_passkey_invalid', 'login_passkey_counter_stale', 'second_factor_rate_limited') },
       },
     },
     async (request, reply) => {
@@ -72,7 +72,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login/passkey/options',
     {
-      schema: { tags: ['auth'], summary: 'Start signing in with a passkey: the options for navigator.credentials.get (a single-use challenge)', security: [], response: { 200: successEnvelope(passkeyRequestOptions) } },
+      schema: { tags: ['auth'], summary: 'Start signing in with a passkey: the options for navigator.credentials.get (a single-use challenge)', security: [], response: { 200: successEnvelope(passkeyRequestOptions), ...refusals('passkey_rate_limited') } },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -88,7 +88,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Sign in with a passkey, without the password',
         security: [],
         body: passkeySignInBody,
-        response: { 200: successEnvelope(loginResult) },
+        response: { 200: successEnvelope(loginResult), ...refusals('login_passkey_challenge_invalid', 'login_passkey_invalid', 'login_passkey_counter_stale', 'second_factor_rate_limited') },
       },
     },
     async (request, reply) => {
@@ -115,7 +115,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/passkeys/options',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: 'Start adding a passkey: the options for navigator.credentials.create (a single-use challenge)', response: { 200: successEnvelope(passkeyCreationOptions) } },
+      schema: { tags: ['auth'], summary: 'Start adding a passkey: the options for navigator.credentials.create (a single-use challenge)', response: { 200: successEnvelope(passkeyCreationOptions), ...refusals('passkey_limit') } },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -127,7 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/passkeys',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: "Add a passkey: its name and the browser's attestation", body: passkeyRegisterBody, response: { 200: successEnvelope(passkeyView) } },
+      schema: { tags: ['auth'], summary: "Add a passkey: its name and the browser's attestation", body: passkeyRegisterBody, response: { 200: successEnvelope(passkeyView), ...refusals('passkey_challenge_invalid', 'passkey_invalid', 'passkey_already_registered', 'passkey_limit') } },
     },
     async (request) => ok(await registerPasskey(app.ctx, callerOf(request), request.body), passkeyMessages.added),
   );
@@ -136,7 +136,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/passkeys/:passkeyId',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: 'Rename one of the caller\'s passkeys', params: passkeyIdParams, body: passkeyRenameBody, response: { 200: successEnvelope(passkeyView) } },
+      schema: { tags: ['auth'], summary: 'Rename one of the caller\'s passkeys', params: passkeyIdParams, body: passkeyRenameBody, response: { 200: successEnvelope(passkeyView), ...refusals('passkey_not_found') } },
     },
     async (request) => ok(await renamePasskey(app.ctx, callerOf(request), request.params.passkeyId, request.body), passkeyMessages.renamed),
   );
@@ -150,7 +150,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Remove one of the caller's passkeys, with the password or a current code",
         params: passkeyIdParams,
         body: passkeyRemoveBody,
-        response: { 200: successEnvelope(noData) },
+        response: {
+          200: successEnvelope(noData),
+          ...refusals('passkey_not_found', 'passkey_password_invalid', 'second_factor_invalid', 'second_factor_reused', 'recovery_code_invalid', 'second_factor_rate_limited'),
+        },
       },
     },
     async (request) => {
@@ -175,7 +178,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/two-factor/setup',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: 'Start setting up an authenticator app: a new secret (off until a code confirms it)', response: { 200: successEnvelope(twoFactorSetup) } },
+      schema: { tags: ['auth'], summary: 'Start setting up an authenticator app: a new secret (off until a code confirms it)', response: { 200: successEnvelope(twoFactorSetup), ...refusals('two_factor_already_on') } },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -191,7 +194,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Turn two-factor sign-in on with a code from the app; answers ten recovery codes, this once',
         body: twoFactorCodeBody,
-        response: { 200: successEnvelope(twoFactorEnabled) },
+        response: { 200: successEnvelope(twoFactorEnabled), ...refusals('recovery_code_invalid', 'second_factor_invalid', 'second_factor_rate_limited', 'second_factor_reused', 'two_factor_already_on', 'two_factor_not_started') },
       },
     },
     async (request, reply) => {
@@ -204,7 +207,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/two-factor/disable',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: 'Turn two-factor sign-in off with a current code (the app\'s or a recovery code)', body: twoFactorCodeBody, response: { 200: successEnvelope(noData) } },
+      schema: { tags: ['auth'], summary: 'Turn two-factor sign-in off with a current code (the app\'s or a recovery code)', body: twoFactorCodeBody, response: { 200: successEnvelope(noData), ...refusals('recovery_code_invalid', 'second_factor_invalid', 'second_factor_rate_limited', 'second_factor_reused', 'two_factor_not_on') } },
     },
     async (request) => {
       await disableTwoFactor(app.ctx, callerOf(request), request.body);
@@ -219,7 +222,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], summary: 'Revoke the session behind the token', response: { 200: successEnvelope(noData) } },
     },
     async (request) => {
-      if (!request.auth) throw unauthorized();
+      if (!request.auth) throw refuse('unauthorized');
       await logout(app.ctx, request.auth.userId, request.auth.sessionId, clientIp(request));
       return ok(null, 'Logged out');
     },
@@ -233,7 +236,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Mail a password reset link (the same answer whether or not the address has an account)',
         security: [],
         body: forgotPasswordBody,
-        response: { 200: successEnvelope(noData) },
+        response: { 200: successEnvelope(noData), ...refusals('password_reset_rate_limited') },
       },
     },
     async (request) => {
@@ -250,7 +253,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Set a new password with a mailed reset link; ends every session of the account',
         security: [],
         body: resetPasswordBody,
-        response: { 200: successEnvelope(noData) },
+        response: { 200: successEnvelope(noData), ...refusals('password_reset_link_invalid', 'password_reset_rate_limited') },
       },
     },
     async (request) => {
@@ -275,7 +278,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/sessions/:sessionId',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: "Signs one of the caller's other devices out", params: sessionIdParams, response: { 200: successEnvelope(noData) } },
+      schema: { tags: ['auth'], summary: "Signs one of the caller's other devices out", params: sessionIdParams, response: { 200: successEnvelope(noData), ...refusals('current_session', 'session_not_found') } },
     },
     async (request) => {
       await signOutDevice(app.ctx, callerOf(request), request.params.sessionId);

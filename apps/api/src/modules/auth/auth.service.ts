@@ -1,9 +1,6 @@
 import {
   LOGIN_CHALLENGE_MAX_FAILURES,
   LOGIN_CHALLENGE_MINUTES,
-  messages,
-  passkeyMessages,
-  twoFactorMessages,
   type LoginAnswer,
   type LoginBody,
   type LoginResult,
@@ -14,7 +11,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError, tooManyRequests } from '../../http/errors.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findUserByEmail, listUserAccounts } from '../users/users.service.ts';
 import { burnVerificationTime, verifySecret } from '../../security/passwords.ts';
@@ -25,7 +22,7 @@ import { recordNotificationEvent } from '../mail/notification-events.ts';
 import { deviceCookieFor, type KnownDevice } from './device-cookie.ts';
 import { admitLoginAttempt, afterSuccessfulLogin, LOGIN_THROTTLE, type ThrottleKey } from './login-throttle.ts';
 import { checkAssertion, passkeyOwner, secondStepPasskeyOptions, spendAssertion, spendChallenge, type CheckedAssertion } from './passkeys.service.ts';
-import { admitCodeCheck, recoveryCodesLeft, refusalCode, refusalMessage, SecondFactorRefused, spendSecondFactor, totpEnabledFor, twoFactorEnabledFor } from './two-factor.service.ts';
+import { admitCodeCheck, recoveryCodesLeft, refusalMessage, signInRefusalCode, SecondFactorRefused, spendSecondFactor, totpEnabledFor, twoFactorEnabledFor } from './two-factor.service.ts';
 
 export interface LoginRequest {
   ip: string;
@@ -62,8 +59,8 @@ async function hasSignedInBefore(db: Db, email: string): Promise<boolean> {
   return earlier !== undefined;
 }
 
-function refused(retryAfterMs: number): AppError {
-  const error = tooManyRequests(messages.login.rateLimited, 'login_rate_limited');
+function refused(retryAfterMs: number): Refusal {
+  const error = refuse('login_rate_limited');
   error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return error;
 }
@@ -91,7 +88,7 @@ export async function login(ctx: AppContext, body: LoginBody, request: LoginRequ
   const valid = user ? await verifySecret(user.passwordHash, body.password) : (await burnVerificationTime(body.password), false);
   if (!user || !valid) {
     await ctx.db.insertInto('loginAttempts').values({ email, ip, succeeded: false }).execute();
-    throw new AppError(401, 'invalid_credentials', messages.login.invalid);
+    throw refuse('invalid_credentials');
   }
   if (deviceKey) await afterSuccessfulLogin(ctx.db, [deviceKey], []);
   else await afterSuccessfulLogin(ctx.db, keys.owner.map((entry) => entry.key), keys.shared);
@@ -117,7 +114,7 @@ async function openChallenge(ctx: AppContext, userId: string, ip: string): Promi
   return { secondStep: withApp || !passkey ? 'totp' : 'passkey', challengeToken, expiresAt: expiresAt.toISOString(), ...(passkey ? { passkey } : {}) };
 }
 
-const challengeRefused = () => new AppError(401, 'login_challenge_invalid', twoFactorMessages.challengeInvalid);
+const challengeRefused = () => refuse('login_challenge_invalid');
 
 /**
  * POST /auth/login/second-step: the challenge and a code (the app's or a recovery code). The
@@ -185,7 +182,7 @@ export async function loginSecondStep(ctx: AppContext, body: LoginSecondStepBody
       .where('usedAt', 'is', null)
       .execute();
     await recordAudit(ctx.db, { actorUserId: null, action: 'auth.login_second_step_failed', subjectType: 'user', subjectId: challenge.userId, ip: request.ip, details: { reason: error.reason } });
-    throw new AppError(401, refusalCode[error.reason], refusalMessage[error.reason]);
+    throw refuse(signInRefusalCode[error.reason], { message: refusalMessage[error.reason] });
   }
 }
 
@@ -224,7 +221,7 @@ async function openSession(
   };
 }
 
-const passkeyRefused = (reason: 'passkey_invalid' | 'passkey_counter' = 'passkey_invalid') => new AppError(401, refusalCode[reason], refusalMessage[reason]);
+const passkeyRefused = (reason: 'passkey_invalid' | 'passkey_counter' = 'passkey_invalid') => refuse(signInRefusalCode[reason]);
 
 /**
  * POST /auth/login/passkey: a discoverable passkey signs in without the password. The
@@ -236,7 +233,7 @@ const passkeyRefused = (reason: 'passkey_invalid' | 'passkey_counter' = 'passkey
  */
 export async function passkeySignIn(ctx: AppContext, body: PasskeySignInBody, request: LoginRequest): Promise<LoginOutcome> {
   const spent = await spendChallenge(ctx.db, body.credential.response.clientDataJSON, 'sign_in');
-  if (!spent) throw new AppError(401, 'passkey_challenge_invalid', passkeyMessages.challengeInvalid);
+  if (!spent) throw refuse('login_passkey_challenge_invalid');
   const passkey = await passkeyOwner(ctx.db, body.credential.id);
   if (!passkey) {
     await recordAudit(ctx.db, { actorUserId: null, action: 'auth.passkey_sign_in_failed', ip: request.ip, details: { reason: 'unknown_passkey' } });

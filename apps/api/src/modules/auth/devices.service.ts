@@ -1,7 +1,7 @@
-import { sessionMessages, type SessionView } from '@kestrel/shared';
+import { type SessionView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { describeDevice, liveSessionsOf, revokeOtherSessions, revokeSessionOf } from '../sessions/sessions.service.ts';
 
@@ -33,10 +33,10 @@ export async function listDevices(ctx: AppContext, caller: Caller): Promise<Sess
 
 /** Ends one of the caller's other sessions at once (this process forgets it; others within a second). */
 export async function signOutDevice(ctx: AppContext, caller: Caller, sessionId: string): Promise<void> {
-  if (!UUID.test(sessionId)) throw notFound(sessionMessages.notFound);
-  if (sessionId === caller.sessionId) throw conflict(sessionMessages.current, 'current_session');
+  if (!UUID.test(sessionId)) throw refuse('session_not_found');
+  if (sessionId === caller.sessionId) throw refuse('current_session');
   await inTransaction(ctx.db, async (trx) => {
-    if (!(await revokeSessionOf(trx, caller.userId, sessionId))) throw notFound(sessionMessages.notFound);
+    if (!(await revokeSessionOf(trx, caller.userId, sessionId))) throw refuse('session_not_found');
     await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.session.revoke', subjectType: 'session', subjectId: sessionId, ip: caller.ip });
   });
   ctx.callers.forgetSession(sessionId);

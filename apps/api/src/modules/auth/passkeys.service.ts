@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  messages,
   PASSKEY_CHALLENGE_MINUTES,
   PASSKEY_MAX_PER_USER,
   PRODUCT_NAME,
@@ -24,7 +23,7 @@ import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { verifySecret } from '../../security/passwords.ts';
 import { hashToken } from '../../security/tokens.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -59,7 +58,7 @@ function relyingParty(ctx: AppContext): RelyingParty {
   return { rpID: url.hostname, origin: url.origin };
 }
 
-const challengeRefused = () => new AppError(400, 'passkey_challenge_invalid', m.challengeInvalid);
+const challengeRefused = () => refuse('passkey_challenge_invalid');
 
 /** The WebAuthn user handle of a person: their id's bytes (no e-mail or name in it). */
 const userHandleOf = (userId: string) => new TextEncoder().encode(userId);
@@ -127,9 +126,7 @@ export async function passkeySignInOptions(ctx: AppContext, ip: string): Promise
   if (ctx.config.rateLimits) {
     const admitted = await admitLoginAttempt(ctx.db, [{ key: `passkey-options:ip:${ip}`, policy: LOGIN_THROTTLE.perIp }]);
     if (!admitted.admitted) {
-      const error = tooManyRequests(m.rateLimited, 'passkey_rate_limited');
-      error.retryAfterSeconds = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
-      throw error;
+      throw refuse('passkey_rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil(admitted.retryAfterMs / 1000)) });
     }
   }
   const { rpID } = relyingParty(ctx);
@@ -235,9 +232,9 @@ export async function listPasskeys(ctx: AppContext, caller: Caller): Promise<Pas
 /** The options for adding a passkey: a resident (discoverable) key, the person's other passkeys excluded. */
 export async function passkeyRegistrationOptions(ctx: AppContext, caller: Caller): Promise<PasskeyCreationOptions> {
   const user = await findUserById(ctx.db, caller.userId);
-  if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+  if (!user) throw refuse('unauthorized');
   const existing = await descriptorsOf(ctx.db, caller.userId);
-  if (existing.length >= PASSKEY_MAX_PER_USER) throw conflict(`You can register up to ${PASSKEY_MAX_PER_USER} passkeys. Remove one first.`, 'passkey_limit');
+  if (existing.length >= PASSKEY_MAX_PER_USER) throw refuse('passkey_limit', { message: `You can register up to ${PASSKEY_MAX_PER_USER} passkeys. Remove one first.` });
   const { rpID } = relyingParty(ctx);
   const options = await generateRegistrationOptions({
     rpName: PRODUCT_NAME,
@@ -295,7 +292,7 @@ export async function registerPasskey(ctx: AppContext, caller: Caller, body: Pas
   } catch {
     info = undefined;
   }
-  if (!info) throw badRequest(m.registrationFailed, undefined, 'passkey_invalid');
+  if (!info) throw refuse('passkey_invalid', { message: m.registrationFailed });
   const { credential, credentialBackedUp } = info;
   const added = await inTransaction(ctx.db, async (trx) => {
     const row = await trx
@@ -312,10 +309,10 @@ export async function registerPasskey(ctx: AppContext, caller: Caller, body: Pas
       .onConflict((oc) => oc.column('id').doNothing())
       .returning(['id', 'name', 'createdAt', 'lastUsedAt', 'backedUp'])
       .executeTakeFirst();
-    if (!row) throw conflict(m.alreadyRegistered, 'passkey_already_registered');
+    if (!row) throw refuse('passkey_already_registered');
     await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.passkey_added', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { passkeyId: row.id } });
     const user = await findUserById(trx, caller.userId);
-    if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+    if (!user) throw refuse('unauthorized');
     return { view: viewOf(row), deliver: await ctx.mailer.stage(trx, changedMail(user.email, user.firstName, row.name, true, `${ctx.config.publicUrl}/my-account`)) };
   });
   deliverLater(ctx, added.deliver);
@@ -330,7 +327,7 @@ export async function renamePasskey(ctx: AppContext, caller: Caller, passkeyId: 
     .where('userId', '=', caller.userId)
     .returning(['id', 'name', 'createdAt', 'lastUsedAt', 'backedUp'])
     .executeTakeFirst();
-  if (!row) throw notFound(m.notFound, 'passkey_not_found');
+  if (!row) throw refuse('passkey_not_found');
   return viewOf(row);
 }
 
@@ -340,23 +337,23 @@ export async function renamePasskey(ctx: AppContext, caller: Caller, passkeyId: 
  */
 export async function removePasskey(ctx: AppContext, caller: Caller, passkeyId: string, body: PasskeyRemoveBody): Promise<void> {
   const owned = await ctx.db.selectFrom('passkeys').select(['id', 'name']).where('id', '=', passkeyId).where('userId', '=', caller.userId).executeTakeFirst();
-  if (!owned) throw notFound(m.notFound, 'passkey_not_found');
+  if (!owned) throw refuse('passkey_not_found');
   const user = await findUserById(ctx.db, caller.userId);
-  if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+  if (!user) throw refuse('unauthorized');
   const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
   const withPassword = body.password !== undefined;
-  if (withPassword && !(await verifySecret(user.passwordHash, body.password ?? ''))) throw badRequest(m.passwordWrong, { password: m.passwordWrong }, 'password_invalid');
+  if (withPassword && !(await verifySecret(user.passwordHash, body.password ?? ''))) throw refuse('passkey_password_invalid', { fields: { password: m.passwordWrong } });
   let deliver: () => Promise<void>;
   try {
     deliver = await inTransaction(ctx.db, async (trx) => {
       const used = withPassword ? 'password' : await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code ?? '');
       const removed = await trx.deleteFrom('passkeys').where('id', '=', passkeyId).where('userId', '=', caller.userId).returning('id').executeTakeFirst();
-      if (!removed) throw notFound(m.notFound, 'passkey_not_found');
+      if (!removed) throw refuse('passkey_not_found');
       await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.passkey_removed', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { passkeyId, with: used } });
       return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, owned.name, false, `${ctx.config.publicUrl}/my-account`));
     });
   } catch (error) {
-    if (error instanceof SecondFactorRefused) throw badRequest(refusalMessage[error.reason], { code: refusalMessage[error.reason] }, refusalCode[error.reason]);
+    if (error instanceof SecondFactorRefused) throw refuse(refusalCode[error.reason], { message: refusalMessage[error.reason], fields: { code: refusalMessage[error.reason] } });
     throw error;
   }
   await check.accepted();

@@ -1,7 +1,7 @@
-import { messages, PASSWORD_RESET_LINK_MINUTES, type ForgotPasswordBody, type ResetPasswordBody } from '@kestrel/shared';
+import { PASSWORD_RESET_LINK_MINUTES, type ForgotPasswordBody, type ResetPasswordBody } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { badRequest, tooManyRequests, type AppError } from '../../http/errors.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
 import { hashSecret } from '../../security/passwords.ts';
 import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -16,8 +16,8 @@ import { admitLoginAttempt, RESET_THROTTLE, type ThrottleKey } from './login-thr
  * and using it ends every session of the account.
  */
 
-function refused(retryAfterMs: number): AppError {
-  const error = tooManyRequests(messages.passwordReset.rateLimited, 'password_reset_rate_limited');
+function refused(retryAfterMs: number): Refusal {
+  const error = refuse('password_reset_rate_limited');
   error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return error;
 }
@@ -120,7 +120,7 @@ export async function resetPassword(ctx: AppContext, body: ResetPasswordBody, ip
       .where('expiresAt', '>', now)
       .returning(['userId'])
       .executeTakeFirst();
-    if (!spent) throw badRequest(messages.passwordReset.linkInvalid, undefined, 'password_reset_link_invalid');
+    if (!spent) throw refuse('password_reset_link_invalid');
     const user = await trx
       .updateTable('users')
       .set({ passwordHash, updatedAt: now })

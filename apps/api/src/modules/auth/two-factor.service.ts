@@ -1,8 +1,8 @@
-import { messages, passkeyMessages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
+import { passkeyMessages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError, badRequest, conflict, tooManyRequests } from '../../http/errors.ts';
+import { refuse, type RefusalCode } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { noticeMail } from '../mail/templates.ts';
@@ -36,13 +36,22 @@ export const refusalMessage: Record<CodeRefusal, string> = {
   passkey_invalid: passkeyMessages.signInFailed,
   passkey_counter: passkeyMessages.counterStale,
 };
-export const refusalCode: Record<CodeRefusal, string> = {
+/** The refusal when signed in (a field error) and at sign-in (the sign-in fails): the same code on the wire, another status. */
+export const refusalCode = {
   wrong: 'second_factor_invalid',
   reused: 'second_factor_reused',
   recovery_wrong: 'recovery_code_invalid',
+  // Signed in, a passkey is never the second factor asked for (removing one takes a code or the password).
   passkey_invalid: 'passkey_invalid',
-  passkey_counter: 'passkey_counter_stale',
-};
+  passkey_counter: 'passkey_invalid',
+} as const satisfies Record<CodeRefusal, RefusalCode>;
+export const signInRefusalCode = {
+  wrong: 'login_second_factor_invalid',
+  reused: 'login_second_factor_reused',
+  recovery_wrong: 'login_recovery_code_invalid',
+  passkey_invalid: 'login_passkey_invalid',
+  passkey_counter: 'login_passkey_counter_stale',
+} as const satisfies Record<CodeRefusal, RefusalCode>;
 
 /** Whether this person has a confirmed authenticator app. */
 export async function totpEnabledFor(db: Db, userId: string): Promise<boolean> {
@@ -69,7 +78,7 @@ export async function admitCodeCheck(ctx: AppContext, userId: string, ip: string
   const keys = throttleKeys(userId, ip);
   const admitted = await admitLoginAttempt(ctx.db, [...keys.owner, ...keys.shared]);
   if (!admitted.admitted) {
-    const error = tooManyRequests(m.rateLimited, 'second_factor_rate_limited');
+    const error = refuse('second_factor_rate_limited');
     error.retryAfterSeconds = Math.max(1, Math.ceil(admitted.retryAfterMs / 1000));
     throw error;
   }
@@ -151,7 +160,7 @@ export async function twoFactorStatus(ctx: AppContext, caller: Caller): Promise<
 /** Starts (or starts again) setting up an app: a new sealed secret, off until a code confirms it. 409 when already on. */
 export async function startTwoFactorSetup(ctx: AppContext, caller: Caller): Promise<TwoFactorSetup> {
   const user = await findUserById(ctx.db, caller.userId);
-  if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+  if (!user) throw refuse('unauthorized');
   const setup = newTotpSecret(user.email);
   const secretSealed = sealTotpSecret(ctx.config.secretKey, setup.secret);
   const stored = await ctx.db
@@ -160,7 +169,7 @@ export async function startTwoFactorSetup(ctx: AppContext, caller: Caller): Prom
     .onConflict((oc) => oc.column('userId').doUpdateSet({ secretSealed, createdAt: new Date(), lastUsedStep: null }).where('userTotp.enabledAt', 'is', null))
     .returning('userId')
     .executeTakeFirst();
-  if (!stored) throw conflict(m.alreadyOn, 'two_factor_already_on');
+  if (!stored) throw refuse('two_factor_already_on');
   return setup;
 }
 
@@ -170,8 +179,8 @@ export async function startTwoFactorSetup(ctx: AppContext, caller: Caller): Prom
  */
 export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<TwoFactorEnabled> {
   const row = await ctx.db.selectFrom('userTotp').select(['enabledAt']).where('userId', '=', caller.userId).executeTakeFirst();
-  if (!row) throw conflict(m.notStarted, 'two_factor_not_started');
-  if (row.enabledAt) throw conflict(m.alreadyOn, 'two_factor_already_on');
+  if (!row) throw refuse('two_factor_not_started');
+  if (row.enabledAt) throw refuse('two_factor_already_on');
   const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
   const recoveryCodes = newRecoveryCodes();
   let deliver: () => Promise<void>;
@@ -180,7 +189,7 @@ export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: Two
       // Only an app code turns it on (a recovery code of an earlier set must not).
       await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code, false);
       const turnedOn = await trx.updateTable('userTotp').set({ enabledAt: new Date() }).where('userId', '=', caller.userId).where('enabledAt', 'is', null).returning('userId').executeTakeFirst();
-      if (!turnedOn) throw conflict(m.alreadyOn, 'two_factor_already_on');
+      if (!turnedOn) throw refuse('two_factor_already_on');
       await trx.deleteFrom('recoveryCodes').where('userId', '=', caller.userId).execute();
       await trx
         .insertInto('recoveryCodes')
@@ -188,11 +197,11 @@ export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: Two
         .execute();
       await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.two_factor_enabled', subjectType: 'user', subjectId: caller.userId, ip: caller.ip });
       const user = await findUserById(trx, caller.userId);
-      if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+      if (!user) throw refuse('unauthorized');
       return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, true, `${ctx.config.publicUrl}/my-account`));
     });
   } catch (error) {
-    if (error instanceof SecondFactorRefused) throw badRequest(refusalMessage[error.reason], { code: refusalMessage[error.reason] }, refusalCode[error.reason]);
+    if (error instanceof SecondFactorRefused) throw refuse(refusalCode[error.reason], { message: refusalMessage[error.reason], fields: { code: refusalMessage[error.reason] } });
     throw error;
   }
   await check.accepted();
@@ -202,7 +211,7 @@ export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: Two
 
 /** Turns 2FA off with a current code (the app's or a recovery code); the secret and the codes are deleted; audited and mailed. */
 export async function disableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<void> {
-  if (!(await totpEnabledFor(ctx.db, caller.userId))) throw conflict(m.notOn, 'two_factor_not_on');
+  if (!(await totpEnabledFor(ctx.db, caller.userId))) throw refuse('two_factor_not_on');
   const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
   let deliver: () => Promise<void>;
   try {
@@ -216,11 +225,11 @@ export async function disableTwoFactor(ctx: AppContext, caller: Caller, body: Tw
       await trx.deleteFrom('loginChallenges').where('userId', '=', caller.userId).execute();
       await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.two_factor_disabled', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { with: used } });
       const user = await findUserById(trx, caller.userId);
-      if (!user) throw new AppError(401, 'unauthorized', messages.auth.unauthorized);
+      if (!user) throw refuse('unauthorized');
       return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, false, `${ctx.config.publicUrl}/my-account`));
     });
   } catch (error) {
-    if (error instanceof SecondFactorRefused) throw badRequest(refusalMessage[error.reason], { code: refusalMessage[error.reason] }, refusalCode[error.reason]);
+    if (error instanceof SecondFactorRefused) throw refuse(refusalCode[error.reason], { message: refusalMessage[error.reason], fields: { code: refusalMessage[error.reason] } });
     throw error;
   }
   await check.accepted();

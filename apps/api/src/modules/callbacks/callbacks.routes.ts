@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { listDeliveries, resendDelivery } from './callbacks.service.ts';
 import { deliverDueCallbacks } from './worker.ts';
+import { refusals } from '../../http/refusals.ts';
 
 export const callbacksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -16,7 +17,7 @@ export const callbacksRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['stores'],
         summary: "The store's last 20 callback deliveries, newest first, with every attempt (owner only)",
         params: storeIdParams,
-        response: { 200: successEnvelope(z.array(callbackDeliveryView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(callbackDeliveryView)), ...refusals('store_not_found') },
       },
     },
     async (request) => ok(await listDeliveries(app.ctx, callerId(request), request.params.storeId)),
@@ -31,7 +32,7 @@ export const callbacksRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['stores'],
         summary: 'Send a callback again now, signed afresh (owner only)',
         params: storeIdParams.extend({ deliveryId: z.string().max(20) }),
-        response: { 200: successEnvelope(resentDelivery), 404: errorEnvelope },
+        response: { 200: successEnvelope(resentDelivery), ...refusals('delivery_not_found', 'store_not_found') },
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import type { CallbackDeliveryView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { findOwnedStore } from '../stores/stores.service.ts';
 
@@ -9,7 +9,7 @@ export const DELIVERY_LIST_LIMIT = 20;
 
 async function ownedStoreOr404(ctx: AppContext, userId: string, storeId: string) {
   const store = await findOwnedStore(ctx.db, userId, storeId);
-  if (!store) throw notFound('Store not found', 'store_not_found');
+  if (!store) throw refuse('store_not_found');
   return store;
 }
 
@@ -65,7 +65,7 @@ export async function resendDelivery(ctx: AppContext, userId: string, storeId: s
   const id = deliveryIdOf(deliveryId);
   return inTransaction(ctx.db, async (trx) => {
     const updated = await requeueDelivery(trx, id, store);
-    if (!updated) throw notFound('Callback delivery not found', 'delivery_not_found');
+    if (!updated) throw refuse('delivery_not_found');
     await recordAudit(trx, { actorUserId: userId, action: 'store.callback_resent', subjectType: 'store', subjectId: storeId, ip, details: { deliveryId: id } });
     return updated.id;
   });

@@ -1,6 +1,6 @@
-import { asCents, centsToMajor, CHART_DAYS, chartPeriod, messages, type AccountChart, type Currency } from '@kestrel/shared';
+import { asCents, centsToMajor, CHART_DAYS, chartPeriod, type AccountChart, type Currency } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { walletDays } from '../ledger/ledger.service.ts';
 
@@ -14,7 +14,7 @@ const major = (cents: string) => centsToMajor(asCents(Number(cents)));
  */
 export async function accountChartOf(ctx: AppContext, callerId: string, key: string, now = new Date()): Promise<AccountChart> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, key);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   const rows = await walletDays(ctx.db, account.id, chartPeriod(now));
   const series = new Map<string, AccountChart['series'][number]>();
   for (const row of rows) {

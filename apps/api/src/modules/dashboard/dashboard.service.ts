@@ -1,7 +1,7 @@
-import { messages, type AccountCounters } from '@kestrel/shared';
+import { type AccountCounters } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { ownedAccountQuery } from '../../http/ownership.ts';
 import { countAccountTransactionsQuery } from '../accounts/accounts.service.ts';
 import { countAccountLinkPaymentsQuery } from '../payment-requests/payment-requests.service.ts';
@@ -32,7 +32,7 @@ export async function accountSummary(ctx: AppContext, callerId: string, key: str
     FROM owned CROSS JOIN LATERAL ${accountPaymentCountersQuery(ctx.db, accountId)} AS payments
       CROSS JOIN LATERAL ${countAccountLinkPaymentsQuery(ctx.db, accountId)} AS links`.execute(ctx.db);
   const row = rows[0];
-  if (!row) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!row) throw refuse('account_not_found');
   return {
     totalPayments: Number(row.totalPayments),
     successPayments: Number(row.successPayments),

@@ -2,7 +2,7 @@ import { asCents, webPayBody } from '@kestrel/shared';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError } from '../../http/errors.ts';
+import { isDecline } from '../payments/card-processor.ts';
 import { ensureOperator } from '../operator/operator.service.ts';
 import { createPayment, payByCard } from '../payments/payments.service.ts';
 import { decryptStoreKey, encryptStoreKey, newStoreId, newStoreKey } from '../stores/store-key.ts';
@@ -81,7 +81,7 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
     for (const number of entry.cards) {
       // A declined test card is part of the story: its failed attempt is what the demo shows.
       await payByCard(ctx, payment.paymentId, card(number), undefined).catch((error: unknown) => {
-        if (!(error instanceof AppError && error.statusCode === 402)) throw error;
+        if (!isDecline(error)) throw error;
       });
     }
   }

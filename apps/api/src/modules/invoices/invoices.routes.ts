@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { onReadDb } from '../../db/read-routing.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { createInvoice, getInvoiceDetail, invoicePdf, listInvoices, updateInvoiceStatus } from './invoices.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 /**
  * Invoices on the data host (/data/v1). Unlike the spec, these calls need the token and act
@@ -21,7 +22,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['invoices'],
         summary: 'Create an invoice; numbers run 1, 2, 3… per user',
         body: createInvoiceBody,
-        response: { 201: successEnvelope(invoiceView), 400: errorEnvelope, 404: errorEnvelope },
+        response: { 201: successEnvelope(invoiceView), ...refusals('invalid_request', 'user_not_found') },
       },
     },
     async (request, reply) => reply.status(201).send(ok(await createInvoice(app.ctx, callerId(request), request.body), invoiceMessages.created)),
@@ -35,7 +36,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['invoices'],
         summary: 'Your invoices, newest first (userId must be your own; any other is 404)',
         params: invoiceUserParams,
-        response: { 200: successEnvelope(z.array(invoiceView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(invoiceView)), ...refusals('user_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => listInvoices(ctx, callerId(request), request.params.userId))),
@@ -49,7 +50,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['invoices'],
         summary: 'One of your invoices, with who issued it (the printable view)',
         params: invoiceIdParams,
-        response: { 200: successEnvelope(invoiceDetailView), 404: errorEnvelope },
+        response: { 200: successEnvelope(invoiceDetailView), ...refusals('invoice_not_found') },
       },
     },
     async (request) => ok((await getInvoiceDetail(app.ctx, callerId(request), request.params.id)).view),
@@ -65,7 +66,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Mark one of your invoices paid or unpaid (invoices have no payment path: the owner says when the customer paid)',
         params: invoiceIdParams,
         body: updateInvoiceStatusBody,
-        response: { 200: successEnvelope(invoiceView), 400: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(invoiceView), ...refusals('invoice_not_found') },
       },
     },
     async (request) => {
@@ -82,7 +83,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['invoices'],
         summary: 'One of your invoices as a PDF download',
         params: invoiceIdParams,
-        response: { 200: z.unknown().describe('The PDF bytes (application/pdf)'), 404: errorEnvelope },
+        response: { 200: z.unknown().describe('The PDF bytes (application/pdf)'), ...refusals('invoice_not_found') },
       },
     },
     async (request, reply) => {

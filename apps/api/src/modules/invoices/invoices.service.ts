@@ -1,7 +1,7 @@
-import { asCents, centsToMajor, formatInvoiceNumber, invoiceMessages, multiplyCents, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
+import { asCents, centsToMajor, formatInvoiceNumber, multiplyCents, type CreateInvoiceBody, type InvoiceDetailView, type InvoiceStatus, type InvoiceView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -36,7 +36,7 @@ export function invoiceView(row: InvoiceRow): InvoiceView {
 
 /** A user id in a path or body that is not the caller is answered like an unknown one. */
 function assertCaller(callerId: string, userId: string | undefined): void {
-  if (userId !== undefined && userId !== callerId) throw notFound('User not found', 'user_not_found');
+  if (userId !== undefined && userId !== callerId) throw refuse('user_not_found');
 }
 
 /** POST /data/v1/invoice/create. */
@@ -72,7 +72,7 @@ export async function listInvoices(ctx: AppContext, callerId: string, userId: st
 /** GET /data/v1/invoice/{id}: one of the caller's invoices. */
 export async function getInvoice(ctx: AppContext, callerId: string, id: string): Promise<InvoiceRow> {
   const row = isUuid(id) ? await findUserInvoice(ctx.db, callerId, id) : undefined;
-  if (!row) throw notFound(invoiceMessages.notFound, 'invoice_not_found');
+  if (!row) throw refuse('invoice_not_found');
   return row;
 }
 
@@ -88,7 +88,7 @@ export async function updateInvoiceStatus(ctx: AppContext, callerId: string, id:
     await recordAudit(trx, { actorUserId: callerId, action: `invoice.${status}`, subjectType: 'invoice', subjectId: updated.id, ip });
     return updated;
   });
-  if (!row) throw notFound(invoiceMessages.notFound, 'invoice_not_found');
+  if (!row) throw refuse('invoice_not_found');
   return invoiceView(row);
 }
 

@@ -3,7 +3,7 @@ import { asCents, MAX_AMOUNT_CENTS, type Cents, type Currency } from '@kestrel/s
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
-import { AppError } from '../../http/errors.ts';
+import { Refusal } from '../../http/refusals.ts';
 
 // The dashboard's chart reads the wallets' postings through this (lint keeps other modules out of the repository).
 export { walletDays, type WalletDayRow } from './ledger.repository.ts';
@@ -62,9 +62,9 @@ export interface PostedTransaction {
   createdAt: Date;
 }
 
-export class InsufficientFundsError extends AppError {
+export class InsufficientFundsError extends Refusal {
   constructor() {
-    super(400, 'insufficient_balance', 'Insufficient balance');
+    super('insufficient_balance');
   }
 }
 

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ledgerProof, ledgerProofParams, ledgerSealsQuery, publishedSeals, SEALS_PAGE_LIMIT, successEnvelope } from '@kestrel/shared';
 import { ok } from '../../http/envelope.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { listSeals, proofForCaller, sealKey } from './seals.ts';
+import { refusals } from '../../http/refusals.ts';
 
 export const ledgerSealsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -36,13 +37,13 @@ export const ledgerSealsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The inclusion proof of one of your transactions',
         description: 'Only for a transaction that moved money of one of your accounts (404 otherwise). 409 until the sealer has sealed it (about a minute after it was made).',
         params: ledgerProofParams,
-        response: { 200: successEnvelope(ledgerProof) },
+        response: { 200: successEnvelope(ledgerProof), ...refusals('not_found', 'not_sealed_yet') },
       },
     },
     async (request) => {
       const proof = await proofForCaller(app.ctx.db, { userId: callerId(request) }, request.params.transactionId);
-      if (!proof) throw notFound();
-      if (proof === 'not_sealed') throw conflict('This transaction is not sealed yet. Please try again in a minute.', 'not_sealed_yet');
+      if (!proof) throw refuse('not_found');
+      if (proof === 'not_sealed') throw refuse('not_sealed_yet');
       return ok(proof);
     },
   );

@@ -4,7 +4,6 @@ import {
   CURRENCIES,
   FOUR_EYES_WITHDRAWAL_FROM_CENTS,
   OPERATOR_DAILY_FUNDING_CAP_CENTS,
-  operatorMessages,
   withdrawMessages,
   type Currency,
   type OperatorApprovalView,
@@ -14,7 +13,7 @@ import {
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, isUniqueViolation } from '../../db/transaction.ts';
-import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { assertNotOwnAccount, isUuid } from '../../http/ownership.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { moveWithdrawal, moveWithdrawalIn } from '../withdrawals/withdrawals.service.ts';
@@ -45,15 +44,15 @@ export type CompletionOutcome = { outcome: 'completed'; withdrawal: OperatorWith
  * operator completes it; from there on it becomes a Pending request for a second operator.
  */
 export async function requestWithdrawalCompletion(ctx: AppContext, operatorId: string, id: string, ip: string): Promise<CompletionOutcome> {
-  if (!isUuid(id)) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+  if (!isUuid(id)) throw refuse('withdrawal_not_found');
   const row = await ctx.db.selectFrom('bankWithdrawals').select(['amountCents']).where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+  if (!row) throw refuse('withdrawal_not_found');
   if (row.amountCents < FOUR_EYES_WITHDRAWAL_FROM_CENTS) return { outcome: 'completed', withdrawal: await moveWithdrawal(ctx, operatorId, id, 'complete', ip) };
   try {
     return await inTransaction(ctx.db, async (trx) => {
       const current = await trx.selectFrom('bankWithdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
       await assertNotOwnAccount(trx, operatorId, current.accountId);
-      if (current.status !== 'Processing') throw conflict(withdrawMessages.wrongStatus(current.status, 'completed'), 'withdrawal_status_conflict');
+      if (current.status !== 'Processing') throw refuse('withdrawal_status_conflict', { message: withdrawMessages.wrongStatus(current.status, 'completed') });
       const request = await trx
         .insertInto('operatorApprovals')
         .values({
@@ -79,7 +78,7 @@ export async function requestWithdrawalCompletion(ctx: AppContext, operatorId: s
       return { outcome: 'pending_approval' as const, approval: await approvalView(trx, request.id) };
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'operator_approvals_one_pending_completion')) throw conflict(withdrawMessages.completionAlreadyRequested, 'completion_already_requested');
+    if (isUniqueViolation(error, 'operator_approvals_one_pending_completion')) throw refuse('completion_already_requested');
     throw error;
   }
 }
@@ -99,9 +98,9 @@ export async function decideApproval(
 ): Promise<OperatorApprovalView> {
   const decided = await inTransaction(ctx.db, async (trx) => {
     const request = await lockApproval(trx, approvalId);
-    if (!request) throw notFound(operatorMessages.approvalNotFound, 'approval_not_found');
-    if (request.requestedBy === deciderId) throw forbidden(operatorMessages.cannotDecideOwn, 'own_request');
-    if (request.status !== 'Pending') throw conflict(operatorMessages.approvalNotPending, 'approval_not_pending');
+    if (!request) throw refuse('approval_not_found');
+    if (request.requestedBy === deciderId) throw refuse('own_request');
+    if (request.status !== 'Pending') throw refuse('approval_not_pending');
     await assertNotOwnAccount(trx, deciderId, request.accountId);
 
     const fourEyes = { approvalId: request.id, requestedBy: request.requestedBy, approvedBy: deciderId };

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { deliveryIdOf, requeueDelivery } from '../callbacks/callbacks.service.ts';
 
@@ -88,10 +88,10 @@ export async function resendFailingCallback(ctx: AppContext, operatorId: string,
       .where('callbackDeliveries.id', '=', id)
       .forUpdate()
       .executeTakeFirst();
-    if (!before) throw notFound('Callback delivery not found', 'delivery_not_found');
+    if (!before) throw refuse('delivery_not_found');
     await assertNotOwnAccount(trx, operatorId, before.accountId);
     const after = await requeueDelivery(trx, id, { id: before.storeRowId, callbackUrl: before.callbackUrl });
-    if (!after) throw notFound('Callback delivery not found', 'delivery_not_found');
+    if (!after) throw refuse('delivery_not_found');
     await recordAudit(trx, {
       actorUserId: operatorId,
       action: 'callback.resent',

@@ -11,7 +11,7 @@ import {
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { countryNameOf } from '../accounts/countries.ts';
@@ -103,7 +103,7 @@ export async function accountDetail(ctx: AppContext, accountId: string): Promise
     ])
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
-  if (!account) throw notFound('Account not available!', 'account_not_found');
+  if (!account) throw refuse('account_not_found');
 
   const [balances, postings, activities, stores, payments, withdrawals] = await Promise.all([
     ctx.db.selectFrom('walletBalances').select(['currency', 'balanceCents']).where('accountId', '=', accountId).orderBy('currency').execute(),
@@ -156,7 +156,7 @@ export async function accountDetail(ctx: AppContext, accountId: string): Promise
 export async function setMoneyMovementLock(ctx: AppContext, operatorId: string, accountId: string, locked: boolean, reason: string, ip: string): Promise<MoneyLockResult> {
   return inTransaction(ctx.db, async (trx) => {
     const before = await trx.selectFrom('accounts').select(['moneyMovementLocked', 'moneyMovementLockReason']).where('id', '=', accountId).forUpdate().executeTakeFirst();
-    if (!before) throw notFound('Account not available!', 'account_not_found');
+    if (!before) throw refuse('account_not_found');
     await assertNotOwnAccount(trx, operatorId, accountId);
     await trx
       .updateTable('accounts')

@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { recordActivity } from '../activities/activities.service.ts';
@@ -123,7 +123,7 @@ export async function fundWallet(
   ip: string,
 ): Promise<{ result: FundOutcome; replayed: boolean }> {
   const account = await ctx.db.selectFrom('accounts').select(['id', 'accountNumber']).where('id', '=', accountId).executeTakeFirst();
-  if (!account) throw notFound('Account not available!', 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   await assertNotOwnAccount(ctx.db, operatorId, accountId);
   const outcome = await runIdempotent(
     ctx.db,

@@ -1,7 +1,7 @@
 import type { IdentityReview } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -45,10 +45,10 @@ export async function listPendingIdentityReviews(ctx: AppContext): Promise<Ident
 export async function verifyAccountIdentity(ctx: AppContext, operatorId: string, accountId: string, ip: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
-    if (!account) throw notFound('Account not available!', 'account_not_found');
+    if (!account) throw refuse('account_not_found');
     await assertNotOwnAccount(trx, operatorId, accountId);
     const documents = await trx.selectFrom('identityDocuments').select('id').where('accountId', '=', accountId).where('setAsideAt', 'is', null).limit(1).execute();
-    if (documents.length === 0) throw badRequest('This account has not uploaded identity documents yet', undefined, 'no_identity_documents');
+    if (documents.length === 0) throw refuse('no_identity_documents');
     if (account.identityVerified) return;
     await trx.updateTable('accounts').set({ identityVerified: true, updatedAt: new Date() }).where('id', '=', accountId).execute();
     await recordActivity(trx, accountId, 'Identity verified', 'Your identity documents were reviewed and accepted');
@@ -71,9 +71,9 @@ export async function verifyAccountIdentity(ctx: AppContext, operatorId: string,
 export async function requestNewIdentityDocuments(ctx: AppContext, operatorId: string, accountId: string, reason: string, ip: string): Promise<number> {
   return inTransaction(ctx.db, async (trx) => {
     const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
-    if (!account) throw notFound('Account not available!', 'account_not_found');
+    if (!account) throw refuse('account_not_found');
     await assertNotOwnAccount(trx, operatorId, accountId);
-    if (account.identityVerified) throw badRequest('This identity is already verified', undefined, 'identity_already_verified');
+    if (account.identityVerified) throw refuse('identity_already_verified');
     const setAside = await trx
       .updateTable('identityDocuments')
       .set({ setAsideAt: new Date() })
@@ -81,7 +81,7 @@ export async function requestNewIdentityDocuments(ctx: AppContext, operatorId: s
       .where('setAsideAt', 'is', null)
       .returning('id')
       .execute();
-    if (setAside.length === 0) throw badRequest('This account has not uploaded identity documents yet', undefined, 'no_identity_documents');
+    if (setAside.length === 0) throw refuse('no_identity_documents');
     await recordActivity(trx, accountId, 'New identity documents needed', reason);
     await recordAudit(trx, {
       actorUserId: operatorId,

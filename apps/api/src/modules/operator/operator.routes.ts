@@ -36,12 +36,12 @@ import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { z } from 'zod';
-import { errorEnvelope } from '../../http/envelope.ts';
 import { decideApproval, listApprovals, operatorDayTotals as readDayTotals, requestWithdrawalCompletion } from './approvals.service.ts';
 import { fundWallet } from './funding.service.ts';
 import { accountDetail, ledgerHealth as readLedgerHealth, listAuditLog, operatorOverview as readOverview, searchAccounts, setMoneyMovementLock } from './console.service.ts';
 import { listFailingCallbacks, resendFailingCallback } from './callbacks-queue.service.ts';
 import { listPendingIdentityReviews, requestNewIdentityDocuments, verifyAccountIdentity } from './identity-review.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 /** Operator-only routes: the console's queues, accounts, ledger health and audit log. Everyone else is told the route does not exist. */
 export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -52,7 +52,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['operator'],
         summary: 'Accounts whose identity documents wait for review (operators only)',
-        response: { 200: successEnvelope(identityReviewList) },
+        response: { 200: successEnvelope(identityReviewList), ...refusals('not_found') },
       },
     },
     async () => ok(await listPendingIdentityReviews(app.ctx)),
@@ -66,7 +66,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: "Mark an account's identity as verified after reviewing its documents (operators only)",
         params: verifyIdentityParams,
-        response: { 200: successEnvelope(verifyIdentityResult) },
+        response: { 200: successEnvelope(verifyIdentityResult), ...refusals('account_not_found', 'no_identity_documents', 'not_found', 'own_record') },
       },
     },
     async (request) => {
@@ -84,7 +84,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Set the reviewed identity documents aside and ask the holder for new ones, with a reason the holder sees (operators only)',
         params: operatorAccountParams,
         body: reasonBody,
-        response: { 200: successEnvelope(requestDocumentsResult) },
+        response: { 200: successEnvelope(requestDocumentsResult), ...refusals('account_not_found', 'identity_already_verified', 'no_identity_documents', 'not_found', 'own_record') },
       },
     },
     async (request) => {
@@ -97,7 +97,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
     '/operator/overview',
     {
       onRequest: requireOperator,
-      schema: { tags: ['operator'], summary: 'Queue lengths: stores, withdrawals, identity reviews, failing callbacks (operators only)', response: { 200: successEnvelope(operatorOverview) } },
+      schema: { tags: ['operator'], summary: 'Queue lengths: stores, withdrawals, identity reviews, failing callbacks (operators only)', response: { 200: successEnvelope(operatorOverview), ...refusals('not_found') } },
     },
     async () => ok(await readOverview(app.ctx)),
   );
@@ -106,7 +106,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
     '/operator/charts',
     {
       onRequest: requireOperator,
-      schema: { tags: ['operator'], summary: 'Payments per UTC day over the last 30 days and the callback queue (operators only)', response: { 200: successEnvelope(operatorChart) } },
+      schema: { tags: ['operator'], summary: 'Payments per UTC day over the last 30 days and the callback queue (operators only)', response: { 200: successEnvelope(operatorChart), ...refusals('not_found') } },
     },
     async () => ok(await readOperatorChart(app.ctx)),
   );
@@ -119,7 +119,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'Find accounts by account number, user name, e-mail or phone (operators only)',
         querystring: accountSearchQuery,
-        response: { 200: successEnvelope(accountSearchResult) },
+        response: { 200: successEnvelope(accountSearchResult), ...refusals('not_found') },
       },
     },
     async (request) => ok(await searchAccounts(app.ctx, request.query.q)),
@@ -133,7 +133,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: "An account's balances, postings, activities, stores, payments and withdrawals (operators only)",
         params: operatorAccountParams,
-        response: { 200: successEnvelope(operatorAccountDetail) },
+        response: { 200: successEnvelope(operatorAccountDetail), ...refusals('account_not_found', 'not_found') },
       },
     },
     async (request) => ok(await accountDetail(app.ctx, request.params.accountId)),
@@ -149,7 +149,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: locked ? 'Lock money movement out of the account, with a reason (operators only)' : 'Unlock money movement, with a reason (operators only)',
           params: operatorAccountParams,
           body: reasonBody,
-          response: { 200: successEnvelope(moneyLockResult) },
+          response: { 200: successEnvelope(moneyLockResult), ...refusals('account_not_found', 'not_found', 'own_record') },
         },
       },
       async (request) =>
@@ -172,7 +172,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
           'Send an Idempotency-Key header to make retries safe: a replay returns the first answer and moves no more money.',
         params: operatorAccountParams,
         body: fundWalletBody,
-        response: { 200: successEnvelope(fundWalletResult), 202: successEnvelope(operatorApprovalView), 403: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(fundWalletResult), 202: successEnvelope(operatorApprovalView), ...refusals('account_not_found', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'not_found', 'own_record') },
       },
     },
     async (request, reply) => {
@@ -192,7 +192,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Processing → Completed: the money has been paid out; from the four-eyes amount on, a request for a second operator (operators only)',
         description: 'Answers 200 with the completed withdrawal, or 202 with a Pending approval request when the amount needs a second operator.',
         params: withdrawalIdParams,
-        response: { 200: successEnvelope(operatorWithdrawalView), 202: successEnvelope(operatorApprovalView), 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+        response: { 200: successEnvelope(operatorWithdrawalView), 202: successEnvelope(operatorApprovalView), ...refusals('completion_already_requested', 'completion_awaiting_decision', 'four_eyes_required', 'not_found', 'own_record', 'withdrawal_not_found', 'withdrawal_status_conflict') },
       },
     },
     async (request, reply) => {
@@ -210,7 +210,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'Four-eyes requests: Pending (oldest first, the queue) or decided (newest first) (operators only)',
         querystring: operatorApprovalsQuery,
-        response: { 200: successEnvelope(z.array(operatorApprovalView)) },
+        response: { 200: successEnvelope(z.array(operatorApprovalView)), ...refusals('not_found') },
       },
     },
     async (request) => ok(await listApprovals(app.ctx.db, request.query.status)),
@@ -232,7 +232,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
               : "Refuse another operator's request, with a reason; nothing moves (operators only)",
           params: approvalIdParams,
           body: reasonBody,
-          response: { 200: successEnvelope(operatorApprovalView), 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+          response: { 200: successEnvelope(operatorApprovalView), ...refusals('approval_not_found', 'approval_not_pending', 'completion_awaiting_decision', 'four_eyes_required', 'insufficient_balance', 'not_found', 'own_record', 'own_request', 'withdrawal_not_found', 'withdrawal_status_conflict') },
         },
       },
       async (request) => ok(await decideApproval(app.ctx, callerId(request), request.params.approvalId, action, request.body.reason, clientIp(request)), message),
@@ -243,7 +243,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
     '/operator/today',
     {
       onRequest: requireOperator,
-      schema: { tags: ['operator'], summary: "Today's (UTC) funding, payouts and decisions per operator (operators only)", response: { 200: successEnvelope(operatorDayTotals) } },
+      schema: { tags: ['operator'], summary: "Today's (UTC) funding, payouts and decisions per operator (operators only)", response: { 200: successEnvelope(operatorDayTotals), ...refusals('not_found') } },
     },
     async () => ok(await readDayTotals(app.ctx)),
   );
@@ -252,7 +252,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
     '/operator/ledger-health',
     {
       onRequest: requireOperator,
-      schema: { tags: ['operator'], summary: 'The ledger checks of `npm run ledger:verify`, live (operators only)', response: { 200: successEnvelope(ledgerHealth) } },
+      schema: { tags: ['operator'], summary: 'The ledger checks of `npm run ledger:verify`, live (operators only)', response: { 200: successEnvelope(ledgerHealth), ...refusals('not_found') } },
     },
     async () => ok(await readLedgerHealth(app.ctx)),
   );
@@ -265,7 +265,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'The audit log, newest first, filtered by actor, action, subject and time (operators only)',
         querystring: auditLogQuery,
-        response: { 200: successEnvelope(auditLogPage) },
+        response: { 200: successEnvelope(auditLogPage), ...refusals('not_found') },
       },
     },
     async (request) => ok(await listAuditLog(app.ctx, request.query)),
@@ -279,7 +279,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'Callback deliveries failing (given up, or waiting to retry after a failed attempt), newest first, paged (operators only)',
         querystring: failingCallbacksQuery,
-        response: { 200: successEnvelope(failingCallbacksPage) },
+        response: { 200: successEnvelope(failingCallbacksPage), ...refusals('not_found') },
       },
     },
     async (request) => ok(await listFailingCallbacks(app.ctx, request.query)),
@@ -294,7 +294,7 @@ export const operatorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Queue a callback delivery again, due now, to the store's current callback URL, with a reason (operators only)",
         params: callbackDeliveryParams,
         body: reasonBody,
-        response: { 200: successEnvelope(operatorResentCallback) },
+        response: { 200: successEnvelope(operatorResentCallback), ...refusals('delivery_not_found', 'not_found', 'own_record') },
       },
     },
     async (request) =>

@@ -7,13 +7,12 @@ import {
   formatMoney,
   MAX_DECLINES_PER_STORE_PER_HOUR,
   paymentMessages,
-  paymentRequestMessages as m,
   type Cents,
   type PayPaymentRequestByCardBody,
   type PayPaymentRequestByKestrelBody,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
 import { WALLET_BRAND, type AttemptHold, type Collectible, type RefusalSink } from '../payments/collect/collect.ts';
 import { gatewayFeeCents } from '../payments/fees.ts';
 import { findLink, holdUse, insertLinkError, linkChargeRecorded, releaseHold, sweepExpiredHolds, type LinkRow } from './payment-requests.repository.ts';
@@ -25,8 +24,8 @@ import { findLink, holdUse, insertLinkError, linkChargeRecorded, releaseHold, sw
  * when a link takes a payment live here too, for the pay routes and the views.
  */
 
-export const linkNotFound = () => notFound(m.notFound, 'payment_request_not_found');
-export const feeTooHigh = () => badRequest(paymentMessages.feeTooHigh, undefined, 'fee_too_high');
+export const linkNotFound = () => refuse('payment_request_not_found');
+export const feeTooHigh = () => refuse('fee_too_high');
 
 export function linkFeeOf(link: Pick<LinkRow, 'paymentRequestFeeFixedCents' | 'paymentRequestFeePercent'>, amountCents: Cents): Cents {
   return gatewayFeeCents(amountCents, asCents(link.paymentRequestFeeFixedCents), link.paymentRequestFeePercent);
@@ -40,17 +39,17 @@ export function limitReached(link: Pick<LinkRow, 'isUseLimit' | 'useLimit'>): bo
   return link.isUseLimit && (link.useLimit ?? 0) <= 0;
 }
 
-const limitExceeded = () => new AppError(409, 'limit_exceeded', m.limitExceeded);
+const limitExceeded = () => refuse('limit_exceeded');
 
 /**
  * Why a link takes no payment now, in the order the pay page shows it (disabled, expired,
  * limit reached), or undefined when it does. An operator's lock on the receiving account
  * also stops payments into it.
  */
-export function refusalOf(link: LinkRow, now = new Date()): AppError | undefined {
-  if (link.status !== 'active') return new AppError(403, 'payment_request_disabled', m.disabled);
-  if (isExpired(link, now)) return new AppError(410, 'payment_request_expired', m.expired);
-  if (link.moneyMovementLocked) return new AppError(423, 'payment_request_owner_locked', m.ownerLocked);
+export function refusalOf(link: LinkRow, now = new Date()): Refusal | undefined {
+  if (link.status !== 'active') return refuse('payment_request_disabled');
+  if (isExpired(link, now)) return refuse('payment_request_expired');
+  if (link.moneyMovementLocked) return refuse('payment_request_owner_locked');
   if (limitReached(link)) return limitExceeded();
   return undefined;
 }
@@ -65,7 +64,7 @@ export async function payableLink(ctx: AppContext, linkId: string): Promise<Link
 }
 
 /** Why no use could be held or taken: the link's refusal, or every remaining use held by attempts in flight. */
-async function whyNoUse(db: AppContext['db'], linkId: string): Promise<AppError> {
+async function whyNoUse(db: AppContext['db'], linkId: string): Promise<Refusal> {
   const link = await findLink(db, linkId);
   if (!link) return linkNotFound();
   return refusalOf(link) ?? limitExceeded();
@@ -157,7 +156,7 @@ export function linkCollectible(link: LinkRow, payBody: LinkPayBody, amountCents
     async refusal(kind) {
       if (kind === 'limit_exceeded') return limitExceeded();
       if (kind === 'link_unavailable') return whyNoUse(db, link.id);
-      if (kind === 'owner_locked') return new AppError(423, 'payment_request_owner_locked', m.ownerLocked);
+      if (kind === 'owner_locked') return refuse('payment_request_owner_locked');
       throw new Error(`a link payment is never refused with ${kind}`);
     },
   };
@@ -182,7 +181,7 @@ export function linkUseHold(ctx: AppContext, linkId: string): AttemptHold & { ta
       if (held.recentDeclines >= MAX_DECLINES_PER_STORE_PER_HOUR) {
         await releaseHold(ctx.db, held.holdId);
         holdId = undefined;
-        throw new AppError(429, 'too_many_declines', paymentMessages.tooManyStoreDeclines);
+        throw refuse('too_many_declines', { message: paymentMessages.tooManyStoreDeclines });
       }
     },
     async release() {

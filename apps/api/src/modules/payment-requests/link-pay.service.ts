@@ -1,6 +1,6 @@
-import { asCents, messages, paymentRequestMessages as m, reconciliationMessages, type Cents, type PaymentMethod, type PayPaymentRequestByCardBody, type PayPaymentRequestByKestrelBody } from '@kestrel/shared';
+import { asCents, paymentRequestMessages as m, reconciliationMessages, type Cents, type PaymentMethod, type PayPaymentRequestByCardBody, type PayPaymentRequestByKestrelBody } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { checkCard } from '../payments/card-input.ts';
 import { collectByCard, collectByWallet, recordCardCharge, type IdempotencyScope, type StandingCharge } from '../payments/collect/collect.ts';
@@ -19,20 +19,20 @@ import { findLinkForAttempt, type LinkRow } from './payment-requests.repository.
 function payableAmount(link: LinkRow, amount: Cents): Cents {
   if (link.amountType === 'fixed') {
     const value = asCents(link.amountCents ?? 0);
-    if (amount !== value) throw badRequest(m.amountMismatch(value), { amount: m.amountMismatch(value) }, 'amount_mismatch');
+    if (amount !== value) throw refuse('amount_mismatch', { message: m.amountMismatch(value), fields: { amount: m.amountMismatch(value) } });
     return amount;
   }
   const minimum = asCents(link.minimumAmountCents ?? 0);
   const maximum = asCents(link.maximumAmountCents ?? 0);
   if (amount < minimum || amount > maximum) {
-    throw badRequest(m.amountOutOfRange(minimum, maximum), { amount: m.amountOutOfRange(minimum, maximum) }, 'amount_out_of_range');
+    throw refuse('amount_out_of_range', { message: m.amountOutOfRange(minimum, maximum), fields: { amount: m.amountOutOfRange(minimum, maximum) } });
   }
   return amount;
 }
 
 function assertMethod(link: LinkRow, method: PaymentMethod): void {
   const accepted = method === 'Card' ? link.acceptsCard : link.acceptsKestrel;
-  if (!accepted) throw badRequest(m.methodNotAllowed(method), undefined, 'method_not_allowed');
+  if (!accepted) throw refuse('method_not_allowed', { message: m.methodNotAllowed(method) });
 }
 
 /** The link re-read as the attempt starts: refused when it takes no payment now, or when the fee would take the whole amount. */
@@ -97,13 +97,13 @@ export async function payPaymentRequestByWallet(
   body: PayPaymentRequestByKestrelBody,
   idempotencyKey: string | undefined,
 ) {
-  if (body.userId !== undefined && body.userId !== callerId) throw forbidden(m.userMismatch);
+  if (body.userId !== undefined && body.userId !== callerId) throw refuse('forbidden', { message: m.userMismatch });
   const { link, earlier } = await linkForAttemptOr404(ctx, pRequestUrlId, { caller: `user:${callerId}`, key: idempotencyKey });
   const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
-  if (!payer) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!payer) throw refuse('account_not_found');
   assertMethod(link, 'Kestrel');
   const amountCents = payableAmount(link, body.amount);
-  if (payer.id === link.accountId) throw badRequest(m.ownLink, undefined, 'own_link');
+  if (payer.id === link.accountId) throw refuse('own_link');
   return collectByWallet(ctx, {
     idempotency: {
       caller: `user:${callerId}`,
@@ -150,7 +150,7 @@ export async function recordStandingLinkCharge(
       } catch {
         payable = false;
       }
-      if (!payable) throw conflict(reconciliationMessages.amountNotPayable, 'charge_not_payable');
+      if (!payable) throw refuse('charge_not_payable', { message: reconciliationMessages.amountNotPayable });
       return linkCollectible(link, { kind: 'recorded', billing: charge.billing }, amountCents, await feeFor(ctx, link.id, amountCents), () => undefined, ctx.db);
     },
   });

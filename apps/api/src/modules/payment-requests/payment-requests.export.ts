@@ -2,8 +2,8 @@ import { exportRangeQuery, paymentRequestExportParams, refundStateLabels } from 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { accountCsvExport, csvMoney, dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
-import { notFound } from '../../http/errors.ts';
+import { accountCsvExport, csvAnswer, csvMoney, dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
+import { refuse, refusals } from '../../http/refusals.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { findOwnedLink } from './payment-requests.repository.ts';
@@ -106,12 +106,13 @@ export const paymentRequestsExportRoutes: FastifyPluginAsyncZod = async (app) =>
         description: `Every payment made through one of your payment-request links, ${description}`,
         params: paymentRequestExportParams,
         querystring: exportRangeQuery,
+        response: { 200: csvAnswer, ...refusals('not_found') },
       },
     },
     async (request, reply) => {
       const { paymentRequestId } = request.params;
       const link = isUuid(paymentRequestId) ? await findOwnedLink(app.ctx.db, callerId(request), paymentRequestId) : undefined;
-      if (!link) throw notFound();
+      if (!link) throw refuse('not_found');
       const range = dayRange(request.query);
       const rows = keysetRows<ExportedLinkPayment>((after) => linkPaymentsPage(app.ctx.db, { linkId: link.id }, range, after));
       return sendCsv(reply, `payment-request-${link.pRequestUrlId}-payments.csv`, columns, rows);

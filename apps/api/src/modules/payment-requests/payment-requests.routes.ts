@@ -21,7 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { onReadDb } from '../../db/read-routing.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import {
@@ -37,10 +37,10 @@ import {
   updatePaymentRequestLimit,
   updatePaymentRequestStatus,
 } from './payment-requests.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
 /** What a pay attempt can be refused with: bad input 400, a declined card 402, a disabled link 403, a link not found 404, no use left 409, an expired link 410, a lock 423. */
-const payErrors = { 400: errorEnvelope, 402: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 410: errorEnvelope, 422: errorEnvelope, 423: errorEnvelope };
 
 /** Payment-request links: the owner's routes, the public pay page's routes and the link payments. */
 export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -55,7 +55,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Needs the account TPIN. Send an Idempotency-Key header to make retries safe: a replay returns the first link.',
         headers: idempotencyHeader,
         body: createPaymentRequestBody,
-        response: { 201: successEnvelope(createPaymentRequestAnswer), 400: errorEnvelope, 404: errorEnvelope, 422: errorEnvelope, 423: errorEnvelope },
+        response: { 201: successEnvelope(createPaymentRequestAnswer), ...refusals('account_not_found', 'fee_too_high', 'idempotency_key_reused', 'invalid_idempotency_key', 'money_movement_locked', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -75,7 +75,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Paged by keyset: `limit` links (at most 100; without it the whole list, up to 500), and the `_id` of the last one shown as `cursor` for the older ones. An empty page is the end.',
         params: paymentRequestAccountParams,
         querystring: paymentRequestListQuery,
-        response: { 200: successEnvelope(z.array(paymentRequestView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(paymentRequestView)), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => listPaymentRequests(ctx, callerId(request), request.params.accountNumber, request.query))),
@@ -89,7 +89,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payment requests'],
         summary: "The payment-request list's counters (Total Request, Active Request, Total Payments) over all of one of your accounts' links",
         params: paymentRequestAccountParams,
-        response: { 200: successEnvelope(paymentRequestCounters), 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentRequestCounters), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => paymentRequestCountersOf(ctx, callerId(request), request.params.accountNumber))),
@@ -104,7 +104,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "A link as its public pay page shows it: purpose, amount or range, methods, and whether it is disabled, expired or used up",
         security: [],
         params: pRequestURLIdParams,
-        response: { 200: successEnvelope(publicPaymentRequestView), 404: errorEnvelope },
+        response: { 200: successEnvelope(publicPaymentRequestView), ...refusals('payment_request_not_found') },
       },
     },
     async (request) => ok(await getPublicPaymentRequest(app.ctx, request.params.pRequestURLId)),
@@ -118,7 +118,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payment requests'],
         summary: 'One of your payment-request links, with its remaining uses, payment count and failed attempts',
         params: paymentRequestIdParams,
-        response: { 200: successEnvelope(paymentRequestView), 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentRequestView), ...refusals('payment_request_not_found') },
       },
     },
     async (request) => ok(await getPaymentRequest(app.ctx, callerId(request), request.params.id)),
@@ -133,7 +133,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Turn one of your links on (active) or off (inactive)',
         params: paymentRequestIdParams,
         body: updatePaymentRequestStatusBody,
-        response: { 200: successEnvelope(paymentRequestView), 400: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentRequestView), ...refusals('payment_request_not_found') },
       },
     },
     async (request) => ok(await updatePaymentRequestStatus(app.ctx, callerId(request), request.params.id, request.body.status, clientIp(request)), paymentRequestMessages.statusUpdated),
@@ -148,7 +148,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Set the uses remaining on one of your links ({useLimit}, turning the limit on), or turn the limit off ({isUseLimit: false})",
         params: paymentRequestIdParams,
         body: updatePaymentRequestLimitBody,
-        response: { 200: successEnvelope(paymentRequestView), 400: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentRequestView), ...refusals('payment_request_not_found') },
       },
     },
     async (request) =>
@@ -169,7 +169,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: pRequestURLIdParams,
         body: payPaymentRequestByCardBody,
-        response: { 200: paymentRequestPayAnswer, ...payErrors },
+        response: { 200: paymentRequestPayAnswer, ...refusals('amount_mismatch', 'amount_out_of_range', 'card_brand_mismatch', 'card_brand_unsupported', 'card_declined', 'card_expired', 'card_expiry_invalid', 'card_number_invalid', 'card_processor_unavailable', 'fee_too_high', 'idempotency_key_reused', 'incorrect_cvc', 'insufficient_balance', 'insufficient_funds', 'invalid_idempotency_key', 'limit_exceeded', 'method_not_allowed', 'money_movement_locked', 'payment_request_disabled', 'payment_request_expired', 'payment_request_not_found', 'payment_request_owner_locked', 'too_many_declines', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -191,7 +191,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: pRequestURLIdParams,
         body: payPaymentRequestByKestrelBody,
-        response: { 200: paymentRequestPayAnswer, ...payErrors },
+        response: { 200: paymentRequestPayAnswer, ...refusals('account_not_found', 'amount_mismatch', 'amount_out_of_range', 'fee_too_high', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'limit_exceeded', 'method_not_allowed', 'money_movement_locked', 'own_link', 'payment_request_disabled', 'payment_request_expired', 'payment_request_not_found', 'payment_request_owner_locked', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -209,7 +209,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payment requests'],
         summary: 'Payments made through your links (type=Link-payment), newest first; accountNumber narrows to one of your accounts',
         querystring: linkPaymentSourceQuery,
-        response: { 200: successEnvelope(z.array(linkPaymentView)), 400: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(linkPaymentView)), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => listLinkPaymentsOfCaller(ctx, callerId(request), request.query))),
@@ -223,7 +223,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payment requests'],
         summary: 'The payments made through one of your links, newest first',
         params: paymentRequestIdParams,
-        response: { 200: successEnvelope(z.array(linkPaymentView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(linkPaymentView)), ...refusals('payment_request_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => listPaymentsOfLink(ctx, callerId(request), request.params.id))),

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import {
   asCents,
   centsToMajor,
-  messages,
   type CreatePaymentRequestAnswer,
   type CreatePaymentRequestBody,
   type LinkPaymentSourceQuery,
@@ -17,7 +16,7 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
 import { findOwnedAccount, heldAccountIds, isUuid } from '../../http/ownership.ts';
 import { checkTpin } from '../accounts/tpin.ts';
@@ -121,9 +120,9 @@ export async function createPaymentRequest(
   ip: string,
 ): Promise<{ result: CreatePaymentRequestAnswer; replayed: boolean }> {
   // The caller is the token's user; a body naming someone else is refused like an unknown account.
-  if (body.userId !== undefined && body.userId !== callerId) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (body.userId !== undefined && body.userId !== callerId) throw refuse('account_not_found');
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   const smallest = body.amount.type === 'fixed' ? body.amount.value : body.minimumAmount;
   if (smallest === null) throw new Error('the create schema lets no link through without its amount');
   if (linkFeeOf(account, smallest) >= smallest) throw feeTooHigh();
@@ -179,14 +178,14 @@ const WHOLE_LIST_LIMIT = 500;
 /** GET /v1/payment-request/account/{accountNumber}?limit&cursor: one of the caller's accounts' links, newest first, a page at a time. */
 export async function listPaymentRequests(ctx: AppContext, callerId: string, accountNumber: string, page: PaymentRequestListQuery = {}): Promise<PaymentRequestView[]> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   return linkViews(ctx, await listLinks(ctx.db, account.id, { limit: page.limit ?? WHOLE_LIST_LIMIT, after: page.cursor }));
 }
 
 /** GET /v1/payment-request/account/{accountNumber}/summary: the list page's counters, over every link of the account. */
 export async function paymentRequestCountersOf(ctx: AppContext, callerId: string, accountNumber: string): Promise<PaymentRequestCounters> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   const { refundedCents, ...counts } = await countAccountLinks(ctx.db, account.id);
   return { ...counts, refundedAmount: centsToMajor(asCents(refundedCents)) };
 }
@@ -295,7 +294,7 @@ export async function listLinkPaymentsOfCaller(ctx: AppContext, callerId: string
   let accountIds: string[];
   if (query.accountNumber !== undefined) {
     const account = await findOwnedAccount(ctx.db, { userId: callerId }, query.accountNumber);
-    if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+    if (!account) throw refuse('account_not_found');
     accountIds = [account.id];
   } else {
     accountIds = await heldAccountIds(ctx.db, callerId);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { SANDBOX_TEST_CARDS, SANDBOX_UNKNOWN_CARD_MESSAGE, asCents, type Cents, type CardBrand, type Currency } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
+import { isRefusal, type Refusal } from '../../http/refusals.ts';
 
 /** What a processor needs to charge a card; the caller forgets the number and CVC afterwards. */
 export interface CardCharge {
@@ -25,6 +26,9 @@ export interface CardCharge {
 /** The processor's decline codes (answered 402); the partial indexes of the attempt-limits migration name them too. */
 export const DECLINE_CODES = ['card_declined', 'insufficient_funds', 'incorrect_cvc'] as const;
 export type DeclineCode = (typeof DECLINE_CODES)[number];
+
+/** A card the processor declined (a refusal with one of DECLINE_CODES). */
+export const isDecline = (error: unknown): error is Refusal => isRefusal(error, ...DECLINE_CODES);
 
 export type ChargeOutcome = { approved: true; reference: string } | { approved: false; code: DeclineCode; message: string };
 

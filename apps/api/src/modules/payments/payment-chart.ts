@@ -1,6 +1,6 @@
 import { asCents, centsToMajor, CHART_DAYS, chartPeriod, type Currency, type PaymentChart, type PaymentSeries } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { findOwnedStore } from '../stores/stores.service.ts';
 import { gatewayPaymentEvents, paymentDays, type PaymentDayRow } from './payment-days.repository.ts';
 
@@ -34,7 +34,7 @@ export function paymentChartOf(rows: PaymentDayRow[]): PaymentChart {
  */
 export async function storePaymentChart(ctx: AppContext, userId: string, storeId: string, now = new Date()): Promise<PaymentChart> {
   const store = await findOwnedStore(ctx.db, userId, storeId);
-  if (!store) throw notFound('Store not found', 'store_not_found');
+  if (!store) throw refuse('store_not_found');
   const period = chartPeriod(now);
   return paymentChartOf(await paymentDays(ctx.db, gatewayPaymentEvents(period, store.id), period));
 }

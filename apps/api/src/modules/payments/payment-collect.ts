@@ -12,13 +12,13 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { replayOf } from '../../http/idempotency.ts';
 import { isUuid } from '../../http/ownership.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
+import { isDecline } from './card-processor.ts';
 import { queueCallback } from '../callbacks/outbox.ts';
 import { callbackBody, signedRedirectUrl, type CallbackPayload } from '../callbacks/signing.ts';
 import { decryptStoreKey } from '../stores/store-key.ts';
-import { storeSuspended } from '../stores/store-key.guard.ts';
 import { WALLET_BRAND, type AttemptHold, type Collectible, type IdempotencyScope, type OpenedAttempt, type OpenedPayment, type RefusalSink } from './collect/collect.ts';
 import { gatewayFeeCents } from './fees.ts';
 import { findPayment, holdPaymentForCard, insertPaymentError, paymentChargeRecorded, readPaymentForAttempt, releaseLease, type PaymentRow } from './payments.repository.ts';
@@ -30,8 +30,8 @@ import { findPayment, holdPaymentForCard, insertPaymentError, paymentChargeRecor
  * payment's paymentErrors, the store told of a declined card).
  */
 
-export function feeTooHigh(): AppError {
-  return badRequest(paymentMessages.feeTooHigh, undefined, 'fee_too_high');
+export function feeTooHigh(): Refusal {
+  return refuse('fee_too_high');
 }
 
 export function feeOf(payment: Pick<PaymentRow, 'amountCents' | 'gatewayFeeFixedCents' | 'gatewayFeePercent'>): Cents {
@@ -55,7 +55,7 @@ export interface CardPaymentAnswer {
 
 /** Refuses a payment that can take no attempt now: paid, or its fee would take all of it. */
 export function assertPayable(payment: PaymentRow): void {
-  if (payment.paymentStatus === 'success') throw conflict(paymentMessages.alreadyPaid, 'already_paid');
+  if (payment.paymentStatus === 'success') throw refuse('already_paid');
   if (feeOf(payment) >= payment.amountCents) throw feeTooHigh();
 }
 
@@ -116,8 +116,8 @@ export function gatewayCollectible(ctx: AppContext, payment: PaymentRow, billing
       };
     },
     async refusal(kind) {
-      if (kind === 'already_paid') return conflict(paymentMessages.alreadyPaid, 'already_paid');
-      if (kind === 'attempt_in_progress') return conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
+      if (kind === 'already_paid') return refuse('already_paid');
+      if (kind === 'attempt_in_progress') return refuse('attempt_in_progress');
       throw new Error(`a payment is never refused with ${kind}`);
     },
   };
@@ -163,8 +163,8 @@ export async function openPaymentAttempt(
         maxStoreDeclines: MAX_DECLINES_PER_STORE_PER_HOUR,
       })
     : undefined;
-  if (!held) throw notFound(paymentMessages.notFound, 'payment_not_found');
-  if (held.storeStatus === 'Suspended') throw storeSuspended();
+  if (!held) throw refuse('payment_not_found');
+  if (held.storeStatus === 'Suspended') throw refuse('store_suspended');
   if (held.earlier) return { kind: 'replay', answer: replayOf<CardPaymentAnswer>(held.earlier, fingerprint) };
   const { payment } = held;
   seen(payment);
@@ -179,13 +179,13 @@ export async function openPaymentAttempt(
     return { kind: 'held', target: gatewayCollectible(ctx, payment, billingInfo), hold };
   }
   assertPayable(payment);
-  if (payment.attemptLeaseUntil && payment.attemptLeaseUntil.getTime() >= now) throw conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
-  if (held.paymentDeclines >= MAX_DECLINES_PER_PAYMENT) throw new AppError(429, 'too_many_declines', paymentMessages.tooManyDeclines);
-  if (held.storeDeclines >= MAX_DECLINES_PER_STORE_PER_HOUR) throw new AppError(429, 'too_many_declines', paymentMessages.tooManyStoreDeclines);
+  if (payment.attemptLeaseUntil && payment.attemptLeaseUntil.getTime() >= now) throw refuse('attempt_in_progress');
+  if (held.paymentDeclines >= MAX_DECLINES_PER_PAYMENT) throw refuse('too_many_declines', { message: paymentMessages.tooManyDeclines });
+  if (held.storeDeclines >= MAX_DECLINES_PER_STORE_PER_HOUR) throw refuse('too_many_declines', { message: paymentMessages.tooManyStoreDeclines });
   // Paid or leased by a request that committed after this statement's snapshot was taken.
   const fresh = await findPayment(ctx.db, payment.id);
-  if (fresh?.paymentStatus === 'success') throw conflict(paymentMessages.alreadyPaid, 'already_paid');
-  throw conflict(paymentMessages.attemptInProgress, 'attempt_in_progress');
+  if (fresh?.paymentStatus === 'success') throw refuse('already_paid');
+  throw refuse('attempt_in_progress');
 }
 
 /**
@@ -201,8 +201,8 @@ export async function openPaymentForWallet(
   seen: (payment: PaymentRow) => void,
 ): Promise<OpenedPayment<CardPaymentAnswer>> {
   const read = isUuid(paymentId) ? await readPaymentForAttempt(ctx.db, { paymentId, caller: scope.caller, key: scope.key }) : undefined;
-  if (!read) throw notFound(paymentMessages.notFound, 'payment_not_found');
-  if (read.storeStatus === 'Suspended') throw storeSuspended();
+  if (!read) throw refuse('payment_not_found');
+  if (read.storeStatus === 'Suspended') throw refuse('store_suspended');
   if (read.earlier) return { kind: 'replay', answer: replayOf<CardPaymentAnswer>(read.earlier, fingerprint) };
   seen(read.payment);
   assertPayable(read.payment);
@@ -216,7 +216,7 @@ export function paymentRefusals(ctx: AppContext, paymentOf: () => PaymentRow | u
     if (!payment) return;
     await inTransaction(ctx.db, async (trx: Trx) => {
       await insertPaymentError(trx, { paymentId: payment.id, storeId: payment.storeId, code: refusal.code, message: refusal.message, source });
-      if (refusal.statusCode === 402) {
+      if (isDecline(refusal)) {
         await queueCallback(trx, { storeId: payment.storeId, paymentId: payment.id, targetUrl: payment.callbackUrl, payload: payloadOf(payment, 'failed', null) });
       }
     });

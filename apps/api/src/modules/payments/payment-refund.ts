@@ -1,6 +1,6 @@
 import { asCents, asCurrency, refundMessages, REFUND_ERROR_CODES, type OperatorRefundBody, type OwnerRefundBody, type RefundBody, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { assertNotOwnAccount, holdsAccount, isUuid } from '../../http/ownership.ts';
 import { checkTpin } from '../accounts/tpin.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
@@ -17,7 +17,7 @@ import { refundsByRecord, refundView } from './refund-views.ts';
  */
 
 /** The refund routes' 404: no such payment, or not the caller's (another store's, another owner's). */
-export const paymentNotFound = () => notFound(refundMessages.notFound, REFUND_ERROR_CODES.notFound);
+export const paymentNotFound = () => refuse(REFUND_ERROR_CODES.notFound, { message: refundMessages.notFound });
 
 /** A gateway payment as the refund pipeline's record. */
 export function gatewayRefundable(payment: PaymentRow): Refundable {
@@ -54,7 +54,7 @@ const askOf = (body: RefundBody | OwnerRefundBody | OperatorRefundBody) => ({ am
 
 /** POST /v1/payment/refund/{paymentId}: the store refunds one of its payments (Idempotency-Key required). */
 export async function refundForStore(ctx: AppContext, store: GatewayStore, paymentId: string, body: RefundBody, key: string | undefined) {
-  if (!key) throw badRequest(refundMessages.idempotencyKeyRequired, undefined, REFUND_ERROR_CODES.idempotencyKeyRequired);
+  if (!key) throw refuse(REFUND_ERROR_CODES.idempotencyKeyRequired, { message: refundMessages.idempotencyKeyRequired });
   const payment = await findGatewayPayment(ctx, paymentId);
   if (!payment || payment.storeId !== store.id) throw paymentNotFound();
   return refund(ctx, gatewayRefundable(payment), {

@@ -1,6 +1,6 @@
-import { asCents, centsToMajor, paymentMessages, type PaymentCounters, type PaymentView } from '@kestrel/shared';
+import { asCents, centsToMajor, type PaymentCounters, type PaymentView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount, holdsAccount } from '../../http/ownership.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
 import { findOwnedStore } from '../stores/stores.service.ts';
@@ -62,28 +62,28 @@ async function withErrors(ctx: AppContext, rows: PaymentRow[]): Promise<PaymentV
 /** GET /v1/payment/paymentId/{paymentId} for a store: its own payments only. */
 export async function getPaymentForStore(ctx: AppContext, store: GatewayStore, paymentId: string): Promise<PaymentView> {
   const row = await paymentOr404(ctx, paymentId);
-  if (row.storeId !== store.id) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (row.storeId !== store.id) throw refuse('payment_not_found');
   return (await withErrors(ctx, [row]))[0]!;
 }
 
 /** GET /v1/payment/paymentId/{paymentId} for a signed-in user: payments into an account they own. */
 export async function getPaymentForOwner(ctx: AppContext, userId: string, paymentId: string): Promise<PaymentView> {
   const row = await paymentOr404(ctx, paymentId);
-  if (!(await holdsAccount(ctx.db, userId, row.accountId))) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (!(await holdsAccount(ctx.db, userId, row.accountId))) throw refuse('payment_not_found');
   return (await withErrors(ctx, [row]))[0]!;
 }
 
 /** POST /v1/payment/account: payments into one of the caller's accounts, newest first. */
 export async function listAccountPayments(ctx: AppContext, userId: string, accountEmail: string, page: PaymentListPage = {}): Promise<PaymentView[]> {
   const account = await findOwnedAccount(ctx.db, { userId }, accountEmail);
-  if (!account) throw notFound('Account not available!', 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   return withErrors(ctx, await listPayments(ctx.db, { accountId: account.id }, page));
 }
 
 /** GET /v1/payment/store/{storeId}: one of the caller's stores' payments, newest first. */
 export async function listStorePayments(ctx: AppContext, userId: string, storeId: string, page: PaymentListPage = {}): Promise<PaymentView[]> {
   const store = await findOwnedStore(ctx.db, userId, storeId);
-  if (!store) throw notFound('Store not found', 'store_not_found');
+  if (!store) throw refuse('store_not_found');
   return withErrors(ctx, await listPayments(ctx.db, { storeId: store.id }, page));
 }
 
@@ -91,10 +91,10 @@ export async function listStorePayments(ctx: AppContext, userId: string, storeId
 export async function paymentCountersOf(ctx: AppContext, userId: string, owner: { accountEmail: string } | { storeId: string }): Promise<PaymentCounters> {
   if ('accountEmail' in owner) {
     const account = await findOwnedAccount(ctx.db, { userId }, owner.accountEmail);
-    if (!account) throw notFound('Account not available!', 'account_not_found');
+    if (!account) throw refuse('account_not_found');
     return countPayments(ctx.db, { accountId: account.id });
   }
   const store = await findOwnedStore(ctx.db, userId, owner.storeId);
-  if (!store) throw notFound('Store not found', 'store_not_found');
+  if (!store) throw refuse('store_not_found');
   return countPayments(ctx.db, { storeId: store.id });
 }

@@ -2,8 +2,8 @@ import { exportRangeQuery, refundStateLabels, storeExportParams } from '@kestrel
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { accountCsvExport, csvMoney, dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
-import { notFound } from '../../http/errors.ts';
+import { accountCsvExport, csvAnswer, csvMoney, dayRange, EXPORT_PAGE_ROWS, formatUtcDateTime, keysetRows, sendCsv, type CsvColumn } from '../../http/csv.ts';
+import { refuse, refusals } from '../../http/refusals.ts';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { findOwnedStore } from '../stores/stores.service.ts';
 import { maskedNumber } from './masked-source.ts';
@@ -113,11 +113,12 @@ export const paymentsExportRoutes: FastifyPluginAsyncZod = async (app) => {
         description: `Every payment into one of your stores, ${description}`,
         params: storeExportParams,
         querystring: exportRangeQuery,
+        response: { 200: csvAnswer, ...refusals('not_found') },
       },
     },
     async (request, reply) => {
       const store = await findOwnedStore(app.ctx.db, callerId(request), request.params.storeId);
-      if (!store) throw notFound();
+      if (!store) throw refuse('not_found');
       const range = dayRange(request.query);
       const rows = keysetRows<ExportedPayment>((after) => paymentsPage(app.ctx.db, { storeId: store.id }, range, after));
       return sendCsv(reply, `payments-store-${store.storeId}.csv`, columns, rows);

@@ -21,16 +21,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { onReadDb } from '../../db/read-routing.ts';
 import { callerId, defineGuard, requireUser } from '../../http/guards.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { gatewayStoreOf, hasStoreHeaders, refuseSuspendedStoreCheckout, requireStoreKey } from '../stores/store-key.guard.ts';
 import { getPaymentForOwner, getPaymentForStore, listAccountPayments, listStorePayments, paymentCountersOf } from './payment-views.ts';
 import { storePaymentChart } from './payment-chart.ts';
 import { createPayment, getCheckout, payByWallet, payByCard, payDirect } from './payments.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 const storeSecurity = [{ storeId: [], storeKey: [] }];
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
-const gatewayErrors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 409: errorEnvelope, 422: errorEnvelope };
 
 const wantsJsonOnly = (accept: string | undefined) => Boolean(accept?.includes('application/json') && !accept.includes('text/html'));
 
@@ -54,7 +54,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         security: storeSecurity,
         headers: idempotencyHeader,
         body: webPayBody,
-        response: { 200: webPayAnswer, ...gatewayErrors },
+        response: { 200: webPayAnswer, ...refusals('fee_too_high', 'idempotency_key_reused', 'invalid_idempotency_key', 'invalid_store_credentials', 'order_id_taken', 'store_pending', 'store_rejected', 'store_suspended') },
       },
     },
     async (request, reply) => {
@@ -74,7 +74,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         security: storeSecurity,
         headers: idempotencyHeader,
         body: webPayBody,
-        response: { 200: webPayAnswer, 303: z.null().describe('Location: the checkout address'), ...gatewayErrors },
+        response: { 200: webPayAnswer, 303: z.null().describe('Location: the checkout address'), ...refusals('fee_too_high', 'idempotency_key_reused', 'invalid_idempotency_key', 'invalid_store_credentials', 'order_id_taken', 'store_pending', 'store_rejected', 'store_suspended') },
       },
     },
     async (request, reply) => {
@@ -96,7 +96,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         security: storeSecurity,
         headers: idempotencyHeader,
         body: directPayBody,
-        response: { 200: successEnvelope(paymentResult), 402: errorEnvelope, ...gatewayErrors },
+        response: { 200: successEnvelope(paymentResult), ...refusals('already_paid', 'attempt_in_progress', 'card_brand_mismatch', 'card_brand_unsupported', 'card_declined', 'card_expired', 'card_expiry_invalid', 'card_number_invalid', 'card_processor_unavailable', 'fee_too_high', 'idempotency_key_reused', 'incorrect_cvc', 'insufficient_balance', 'insufficient_funds', 'invalid_idempotency_key', 'invalid_store_credentials', 'money_movement_locked', 'order_id_taken', 'payment_not_found', 'store_pending', 'store_rejected', 'store_suspended', 'too_many_declines', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -115,7 +115,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'One payment, with its masked card and failed attempts (the store by its headers, or the owner by token)',
         security: [...storeSecurity, { accessToken: [] }],
         params: paymentIdParams,
-        response: { 200: successEnvelope(paymentView), 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentView), ...refusals('invalid_store_credentials', 'payment_not_found', 'store_pending', 'store_rejected', 'store_suspended') },
       },
     },
     async (request) =>
@@ -140,7 +140,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: paymentIdParams,
         body: completeCardBody,
-        response: { 200: completeAnswer, 402: errorEnvelope, 404: errorEnvelope, ...gatewayErrors },
+        response: { 200: completeAnswer, ...refusals('already_paid', 'attempt_in_progress', 'card_brand_mismatch', 'card_brand_unsupported', 'card_declined', 'card_expired', 'card_expiry_invalid', 'card_number_invalid', 'card_processor_unavailable', 'fee_too_high', 'idempotency_key_reused', 'incorrect_cvc', 'insufficient_balance', 'insufficient_funds', 'invalid_idempotency_key', 'money_movement_locked', 'payment_not_found', 'store_suspended', 'too_many_declines', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -163,7 +163,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: paymentIdParams,
         body: kestrelPayBody,
-        response: { 200: completeAnswer, 404: errorEnvelope, 423: errorEnvelope, ...gatewayErrors },
+        response: { 200: completeAnswer, ...refusals('account_not_found', 'already_paid', 'attempt_in_progress', 'fee_too_high', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'own_store', 'payment_not_found', 'store_suspended', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -188,7 +188,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: listDescription,
         body: paymentListBody,
         querystring: paymentListQuery,
-        response: { 200: successEnvelope(z.array(paymentView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(paymentView)), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => listAccountPayments(ctx, callerId(request), request.body.accountEmail, pageOf(request.query)))),
@@ -202,7 +202,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payments'],
         summary: "The payments list's counters over every payment into one of your accounts",
         body: paymentListBody,
-        response: { 200: successEnvelope(paymentCounters), 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentCounters), ...refusals('account_not_found', 'store_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => paymentCountersOf(ctx, callerId(request), { accountEmail: request.body.accountEmail }))),
@@ -218,7 +218,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: listDescription,
         params: storeIdParams,
         querystring: paymentListQuery,
-        response: { 200: successEnvelope(z.array(paymentView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(paymentView)), ...refusals('store_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => listStorePayments(ctx, callerId(request), request.params.storeId, pageOf(request.query)))),
@@ -232,7 +232,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payments'],
         summary: "The payments list's counters over every payment of one of your stores",
         params: storeIdParams,
-        response: { 200: successEnvelope(paymentCounters), 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentCounters), ...refusals('account_not_found', 'store_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => paymentCountersOf(ctx, callerId(request), { storeId: request.params.storeId }))),
@@ -246,7 +246,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['payments'],
         summary: "One of your stores' payments per UTC day over the last 30 days: volume, count, refused attempts, success rate",
         params: storeIdParams,
-        response: { 200: successEnvelope(paymentChart), 404: errorEnvelope },
+        response: { 200: successEnvelope(paymentChart), ...refusals('store_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => storePaymentChart(ctx, callerId(request), request.params.storeId))),
@@ -263,7 +263,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'The hosted checkout view of a payment (store name and logo, amount, status, cancel and return addresses)',
         security: [],
         params: urlIdParams,
-        response: { 200: successEnvelope(checkoutView), 404: errorEnvelope },
+        response: { 200: successEnvelope(checkoutView), ...refusals('payment_not_found', 'store_suspended') },
       },
     },
     async (request) => ok(await getCheckout(app.ctx, request.params.urlId)),

@@ -3,7 +3,6 @@ import {
   paymentMessages,
   asCents,
   checkoutMessages,
-  messages,
   type Cents,
   type CheckoutView,
   type KestrelPayBody,
@@ -13,7 +12,7 @@ import {
   reconciliationMessages,
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { badRequest, conflict, forbidden, notFound, type AppError } from '../../http/errors.ts';
+import { refuse, type Refusal } from '../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash } from '../../http/idempotency.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
@@ -35,8 +34,8 @@ export { paymentChartOf } from './payment-chart.ts';
 
 export const checkoutUrl = (ctx: AppContext, urlId: string) => `${ctx.config.publicUrl}/web-pay/${urlId}`;
 
-const orderTaken = (existingPaymentId: string): AppError =>
-  conflict(paymentMessages.orderIdTaken(existingPaymentId), 'order_id_taken', { orderId: paymentMessages.orderIdTaken(existingPaymentId) });
+const orderTaken = (existingPaymentId: string): Refusal =>
+  refuse('order_id_taken', { message: paymentMessages.orderIdTaken(existingPaymentId), fields: { orderId: paymentMessages.orderIdTaken(existingPaymentId) } });
 
 interface CreatedPayment {
   paymentId: string;
@@ -94,7 +93,7 @@ export async function createPayment(ctx: AppContext, store: GatewayStore, body: 
 
 export async function paymentOr404(ctx: AppContext, paymentId: string): Promise<PaymentRow> {
   const payment = isUuid(paymentId) ? await findPayment(ctx.db, paymentId) : undefined;
-  if (!payment) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (!payment) throw refuse('payment_not_found');
   return payment;
 }
 
@@ -134,7 +133,7 @@ export async function payByCard(ctx: AppContext, paymentId: string, body: Comple
 /** GET /v1/payment/{urlId}: the hosted checkout's view (public; the urlId is the capability). */
 export async function getCheckout(ctx: AppContext, urlId: string): Promise<CheckoutView> {
   const row = await findPaymentByUrlId(ctx.db, urlId);
-  if (!row) throw notFound(paymentMessages.notFound, 'payment_not_found');
+  if (!row) throw refuse('payment_not_found');
   return {
     paymentId: row.id,
     storeName: row.storeName,
@@ -161,9 +160,9 @@ export async function getCheckout(ctx: AppContext, urlId: string): Promise<Check
  * gets the fee).
  */
 export async function payByWallet(ctx: AppContext, callerId: string, paymentId: string, body: KestrelPayBody, idempotencyKey: string | undefined) {
-  if (body.userId !== undefined && body.userId !== callerId) throw forbidden(checkoutMessages.userMismatch);
+  if (body.userId !== undefined && body.userId !== callerId) throw refuse('forbidden', { message: checkoutMessages.userMismatch });
   const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
-  if (!payer) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!payer) throw refuse('account_not_found');
   const id = paymentId.toLowerCase();
   let payment: PaymentRow | undefined;
   const idempotency: IdempotencyScope = { caller: `user:${callerId}`, key: idempotencyKey, route: 'POST /v1/payment/complete/kestrel', body: { ...body, tpin: undefined, userId: callerId, paymentId: id } };
@@ -174,7 +173,7 @@ export async function payByWallet(ctx: AppContext, callerId: string, paymentId: 
     tpin: body.tpin,
     open: (fingerprint) =>
       openPaymentForWallet(ctx, id, idempotency, fingerprint, (seen) => {
-        if (payer.id === seen.accountId) throw badRequest(checkoutMessages.ownStore, undefined, 'own_store');
+        if (payer.id === seen.accountId) throw refuse('own_store');
         payment = seen;
       }),
     refused: paymentRefusals(ctx, () => payment),
@@ -230,7 +229,7 @@ export async function recordStandingPaymentCharge(
     prepare: async () => {
       const payment = await paymentOr404(ctx, paymentId);
       assertPayable(payment);
-      if (payment.amountCents !== charge.amountCents || payment.currency !== charge.currency) throw conflict(reconciliationMessages.amountNotPayable, 'charge_not_payable');
+      if (payment.amountCents !== charge.amountCents || payment.currency !== charge.currency) throw refuse('charge_not_payable', { message: reconciliationMessages.amountNotPayable });
       return gatewayCollectible(ctx, payment, null);
     },
   });

@@ -21,6 +21,7 @@ import {
   runReconciliation,
   voidMismatch,
 } from './reconciliation.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 /** The operator console's reconciliation of the card processor's records with the ledger (operators only). */
 export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -28,7 +29,7 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
     '/operator/reconciliation/runs',
     {
       onRequest: requireOperator,
-      schema: { tags: ['operator'], summary: 'Reconciliation runs, newest day first (operators only)', response: { 200: successEnvelope(reconciliationRunList) } },
+      schema: { tags: ['operator'], summary: 'Reconciliation runs, newest day first (operators only)', response: { 200: successEnvelope(reconciliationRunList), ...refusals('not_found') } },
     },
     async () => ok(await listReconciliationRuns(app.ctx)),
   );
@@ -41,7 +42,7 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: "Reconcile a UTC day now: the card processor's records against the ledger (operators only)",
         body: runReconciliationBody,
-        response: { 200: successEnvelope(reconciliationRunView) },
+        response: { 200: successEnvelope(reconciliationRunView), ...refusals('card_processor_unavailable', 'day_in_future', 'not_found') },
       },
     },
     async (request) => {
@@ -58,7 +59,7 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'Differences between the processor and the ledger: open ones by default (operators only)',
         querystring: reconciliationMismatchesQuery,
-        response: { 200: successEnvelope(reconciliationMismatchList) },
+        response: { 200: successEnvelope(reconciliationMismatchList), ...refusals('not_found') },
       },
     },
     async (request) => ok(await listReconciliationMismatches(app.ctx, request.query)),
@@ -74,7 +75,7 @@ export const reconciliationRoutes: FastifyPluginAsyncZod = async (app) => {
       `/operator/reconciliation/mismatches/:mismatchId/${action}`,
       {
         onRequest: requireOperator,
-        schema: { tags: ['operator'], summary, params: mismatchIdParams, body: reasonBody, response: { 200: successEnvelope(reconciliationMismatchView) } },
+        schema: { tags: ['operator'], summary, params: mismatchIdParams, body: reasonBody, response: { 200: successEnvelope(reconciliationMismatchView), ...refusals('not_found', 'own_record', 'mismatch_not_found', 'mismatch_resolved', 'mismatch_in_progress', 'already_recorded', 'void_not_possible', 'record_not_possible', 'charge_not_standing', 'charge_not_payable', 'card_processor_unavailable') } },
       },
       async (request) => ok(await act(app.ctx, callerId(request), request.params.mismatchId, request.body.reason, clientIp(request)), message),
     );

@@ -9,7 +9,7 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { isOutage, refuse, Refusal } from '../../http/refusals.ts';
 import { requestHash, storedAnswer } from '../../http/idempotency.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -110,14 +110,14 @@ export async function listReconciliationRuns(ctx: AppContext): Promise<Reconcili
 
 /** POST /v1/operator/reconciliation/runs: reconciles a UTC day now (today: as far as it has gone), audited. */
 export async function runReconciliation(ctx: AppContext, operatorId: string, day: string): Promise<ReconciliationRunView> {
-  if (!dayHasBegun(day)) throw badRequest(rm.dayInFuture, { day: rm.dayInFuture }, 'day_in_future');
+  if (!dayHasBegun(day)) throw refuse('day_in_future', { fields: { day: rm.dayInFuture } });
   const processor = cardProcessorOf(ctx);
   try {
     await reconcileDay({ db: ctx.db, processor }, day, { trigger: 'operator', userId: operatorId });
   } catch (error) {
     if (!(error instanceof CardProcessorUnavailableError)) throw error;
     ctx.log.warn({ err: error, day }, 'reconciliation: the processor did not answer');
-    throw new AppError(502, 'card_processor_unavailable', rm.processorUnavailable);
+    throw refuse('card_processor_unavailable', { message: rm.processorUnavailable });
   }
   const run = await findRun(ctx.db, processor.name, day);
   if (!run) throw new Error(`the run of ${day} is not stored`);
@@ -132,9 +132,9 @@ export async function listReconciliationMismatches(ctx: AppContext, query: { sta
 /** The difference, open and not on the operator's own account's money. */
 async function openMismatch(ctx: AppContext, operatorId: string, id: string): Promise<MismatchRow> {
   const row = await findMismatch(ctx.db, id);
-  if (!row || row.processor !== cardProcessorOf(ctx).name) throw notFound(rm.mismatchNotFound, 'mismatch_not_found');
+  if (!row || row.processor !== cardProcessorOf(ctx).name) throw refuse('mismatch_not_found');
   if (row.accountId) await assertNotOwnAccount(ctx.db, operatorId, row.accountId);
-  if (row.status !== 'open') throw conflict(rm.notOpen, 'mismatch_resolved');
+  if (row.status !== 'open') throw refuse('mismatch_resolved');
   return row;
 }
 
@@ -142,7 +142,7 @@ async function openMismatch(ctx: AppContext, operatorId: string, id: string): Pr
 async function claimed<T>(ctx: AppContext, row: MismatchRow, work: () => Promise<T>): Promise<T> {
   if (!(await claimMismatch(ctx.db, row.id, ACTION_CLAIM_SECONDS))) {
     const now = await findMismatch(ctx.db, row.id);
-    throw now?.status === 'open' ? conflict(rm.inProgress, 'mismatch_in_progress') : conflict(rm.notOpen, 'mismatch_resolved');
+    throw now?.status === 'open' ? refuse('mismatch_in_progress') : refuse('mismatch_resolved');
   }
   try {
     return await work();
@@ -161,7 +161,7 @@ async function close(
     const transactionId = typeof closing.details?.transactionId === 'string' ? closing.details.transactionId : undefined;
     if (!(await resolveMismatch(trx, row.id, closing.resolution, closing.reason, closing.operatorId, { claimed: closing.claimed, transactionId }))) {
       const now = await findMismatch(trx, row.id);
-      throw now?.status === 'open' ? conflict(rm.inProgress, 'mismatch_in_progress') : conflict(rm.notOpen, 'mismatch_resolved');
+      throw now?.status === 'open' ? refuse('mismatch_in_progress') : refuse('mismatch_resolved');
     }
     await recordAudit(trx, {
       actorUserId: closing.operatorId,
@@ -199,13 +199,13 @@ async function chargeRecordNow(ctx: AppContext, row: MismatchRow): Promise<Settl
     records = await cardProcessorOf(ctx).settlementRecords(day);
   } catch (error) {
     ctx.log.warn({ err: error, mismatchId: row.id }, 'reconciliation: the processor did not answer');
-    throw new AppError(502, 'card_processor_unavailable', rm.processorUnavailable);
+    throw refuse('card_processor_unavailable', { message: rm.processorUnavailable });
   }
   return records.find((record) => record.kind === 'charge' && record.reference === row.reference);
 }
 
 async function assertNotInBooks(ctx: AppContext, row: MismatchRow): Promise<void> {
-  if ((await ledgerChargesByReference(ctx.db, [row.reference])).size > 0) throw conflict(rm.alreadyRecorded, 'already_recorded');
+  if ((await ledgerChargesByReference(ctx.db, [row.reference])).size > 0) throw refuse('already_recorded');
 }
 
 /**
@@ -214,17 +214,17 @@ async function assertNotInBooks(ctx: AppContext, row: MismatchRow): Promise<void
  */
 export async function voidMismatch(ctx: AppContext, operatorId: string, id: string, reason: string, ip: string): Promise<ReconciliationMismatchView> {
   const row = await openMismatch(ctx, operatorId, id);
-  if (row.kind !== 'charge_not_recorded') throw conflict(rm.voidNotPossible, 'void_not_possible');
+  if (row.kind !== 'charge_not_recorded') throw refuse('void_not_possible');
   return claimed(ctx, row, async () => {
     const record = await chargeRecordNow(ctx, row);
-    if (!record) throw conflict(rm.chargeNotStanding, 'charge_not_standing');
+    if (!record) throw refuse('charge_not_standing');
     await assertNotInBooks(ctx, row);
     if (record.status === 'approved') {
       try {
         await cardProcessorOf(ctx).void(row.reference);
       } catch (error) {
         ctx.log.warn({ err: error, mismatchId: row.id }, 'reconciliation: the processor did not void the charge');
-        throw new AppError(502, 'card_processor_unavailable', rm.processorUnavailable);
+        throw refuse('card_processor_unavailable', { message: rm.processorUnavailable });
       }
     }
     return close(ctx, row, { resolution: 'voided', action: 'reconciliation.charge_voided', reason, operatorId, ip, claimed: true, details: { processorStatusBefore: record.status } });
@@ -239,15 +239,15 @@ export async function voidMismatch(ctx: AppContext, operatorId: string, id: stri
 export async function recordMismatch(ctx: AppContext, operatorId: string, id: string, reason: string, ip: string): Promise<ReconciliationMismatchView> {
   const row = await openMismatch(ctx, operatorId, id);
   const view = mismatchView(row);
-  if (!view.actions.includes('record')) throw conflict(rm.recordNotPossible, 'record_not_possible');
+  if (!view.actions.includes('record')) throw refuse('record_not_possible');
   return claimed(ctx, row, async () => (row.kind === 'charge_not_recorded' ? recordCharge(ctx, row, reason, operatorId, ip) : recordRefund(ctx, row, reason, operatorId, ip)));
 }
 
 async function recordCharge(ctx: AppContext, row: MismatchRow, reason: string, operatorId: string, ip: string): Promise<ReconciliationMismatchView> {
   const record = await chargeRecordNow(ctx, row);
-  if (!record || record.status !== 'approved') throw conflict(rm.chargeNotStanding, 'charge_not_standing');
+  if (!record || record.status !== 'approved') throw refuse('charge_not_standing');
   const named = targetOf(record.merchantReference);
-  if (!named) throw conflict(rm.notPayable('the charge names no payment'), 'charge_not_payable');
+  if (!named) throw refuse('charge_not_payable', { message: rm.notPayable('the charge names no payment') });
   const charge: StandingCharge & { amountCents: number; currency: string } = {
     reference: record.reference,
     card: { brand: record.card.brand ?? 'card', first6: record.card.first6, last4: record.card.last4, length: record.card.length, expiresIn: record.card.expiresIn },
@@ -264,8 +264,8 @@ async function recordCharge(ctx: AppContext, row: MismatchRow, reason: string, o
         ? await recordStandingPaymentCharge(ctx, named.id, charge, idempotency)
         : await recordStandingLinkCharge(ctx, named.id, { ...charge, billing: record.billing }, idempotency);
   } catch (error) {
-    if (error instanceof AppError && error.statusCode < 500 && !['charge_not_payable', 'already_recorded'].includes(error.code)) {
-      throw conflict(rm.notPayable(error.message), 'charge_not_payable');
+    if (error instanceof Refusal && !isOutage(error) && error.refusal !== 'charge_not_payable' && error.refusal !== 'already_recorded') {
+      throw refuse('charge_not_payable', { message: rm.notPayable(error.message) });
     }
     throw error;
   }
@@ -279,11 +279,11 @@ async function isOurReplay(ctx: AppContext, idempotency: { caller: string; key: 
 
 async function recordRefund(ctx: AppContext, row: MismatchRow, reason: string, operatorId: string, ip: string): Promise<ReconciliationMismatchView> {
   const refund = row.refundId ? await findRefund(ctx.db, row.refundId) : undefined;
-  if (!refund) throw conflict(rm.recordNotPossible, 'record_not_possible');
-  if (refund.status !== 'processing') throw conflict(rm.alreadyRecorded, 'already_recorded');
+  if (!refund) throw refuse('record_not_possible');
+  if (refund.status !== 'processing') throw refuse('already_recorded');
   await finishCardRefund(ctx, refund);
   const after = await findRefund(ctx.db, refund.id);
-  if (after?.status !== 'succeeded') throw new AppError(502, 'card_processor_unavailable', rm.refundNotSettled);
+  if (after?.status !== 'succeeded') throw refuse('card_processor_unavailable', { message: rm.refundNotSettled });
   return close(ctx, row, { resolution: 'recorded', action: 'reconciliation.refund_recorded', reason, operatorId, ip, claimed: true, details: { refundStatus: after.status } });
 }
 

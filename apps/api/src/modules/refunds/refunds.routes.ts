@@ -12,12 +12,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerId, requireOperator, requireUser } from '../../http/guards.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { storeOrOwner } from '../payments/payments.routes.ts';
 import { listRefundsForStore, refundForStore } from '../payments/payment-refund.ts';
 import { gatewayStoreOf, requireStoreKey } from '../stores/store-key.guard.ts';
 import { listRefundsForOwner, operatorPayment, refundForOperator, refundForOwner } from './refunds.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 /*
  * Refunds (issue 23): the store API's refund and list, the owner's refund from the portal
@@ -27,7 +28,6 @@ import { listRefundsForOwner, operatorPayment, refundForOperator, refundForOwner
 
 const storeSecurity = [{ storeId: [], storeKey: [] }];
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
-const refundErrors = { 400: errorEnvelope, 402: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 422: errorEnvelope, 423: errorEnvelope };
 
 /** The success message: a card refund still waiting for the processor says so. */
 const messageOf = (refund: RefundView) => (refund.status === 'processing' ? refundMessages.processing : refundMessages.created);
@@ -44,7 +44,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: z.object({ 'idempotency-key': z.string().optional().describe('Required: makes the refund safe to retry') }),
         params: paymentIdParams,
         body: refundBody,
-        response: { 200: successEnvelope(refundView), 401: errorEnvelope, 403: errorEnvelope, ...refundErrors },
+        response: { 200: successEnvelope(refundView), ...refusals('idempotency_key_required', 'idempotency_key_reused', 'invalid_idempotency_key', 'invalid_store_credentials', 'money_movement_locked', 'payment_not_found', 'payment_not_refundable', 'refund_currency_mismatch', 'refund_declined', 'refund_exceeds_remaining', 'refund_insufficient_balance', 'refund_window_closed', 'store_pending', 'store_rejected', 'store_suspended') },
       },
     },
     async (request, reply) => {
@@ -63,7 +63,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "A payment's refunds, newest first (the store by its headers, or the owner by token)",
         security: [...storeSecurity, { accessToken: [] }],
         params: paymentIdParams,
-        response: { 200: successEnvelope(refundList), 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope },
+        response: { 200: successEnvelope(refundList), ...refusals('invalid_store_credentials', 'payment_not_found', 'store_pending', 'store_rejected', 'store_suspended') },
       },
     },
     async (request) =>
@@ -84,7 +84,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: paymentIdParams,
         body: ownerRefundBody,
-        response: { 200: successEnvelope(refundView), ...refundErrors },
+        response: { 200: successEnvelope(refundView), ...refusals('account_not_found', 'idempotency_key_reused', 'invalid_idempotency_key', 'money_movement_locked', 'payment_not_found', 'payment_not_refundable', 'refund_currency_mismatch', 'refund_declined', 'refund_exceeds_remaining', 'refund_insufficient_balance', 'refund_window_closed', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -102,7 +102,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'A gateway or link payment with its refunds',
         params: paymentIdParams,
-        response: { 200: successEnvelope(operatorPaymentView), 404: errorEnvelope },
+        response: { 200: successEnvelope(operatorPaymentView), ...refusals('not_found', 'payment_not_found') },
       },
     },
     async (request) => ok(await operatorPayment(app.ctx, request.params.paymentId)),
@@ -118,7 +118,7 @@ export const refundsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: paymentIdParams,
         body: operatorRefundBody,
-        response: { 200: successEnvelope(refundView), 403: errorEnvelope, ...refundErrors },
+        response: { 200: successEnvelope(refundView), ...refusals('idempotency_key_reused', 'invalid_idempotency_key', 'money_movement_locked', 'not_found', 'own_record', 'payment_not_found', 'payment_not_refundable', 'refund_currency_mismatch', 'refund_declined', 'refund_exceeds_remaining', 'refund_insufficient_balance', 'refund_window_closed') },
       },
     },
     async (request, reply) => {

@@ -1,9 +1,7 @@
 import { sign } from 'node:crypto';
 import {
-  messages,
   STATEMENT_FORMAT,
   statementMessage,
-  statementMessages,
   type AccountStatement,
   type Currency,
   type StatementMonth,
@@ -14,7 +12,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { findOwnedAccount, type OwnedAccount } from '../../http/ownership.ts';
 import { proofsOf, sealKey, utcMicros } from '../ledger/seals.ts';
 
@@ -50,7 +48,7 @@ export function statementMonths(openedAt: Date, now: Date): StatementMonth[] {
 async function ownedAccountOr404(ctx: AppContext, userId: string, accountNumber: string): Promise<OwnedAccount> {
   const account = await findOwnedAccount(ctx.db, { userId }, accountNumber);
   // The account routes' own answer, so another person's account cannot be told from an unknown one.
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   return account;
 }
 
@@ -99,7 +97,7 @@ const utcText = (date: Date) => date.toISOString().replace(/\.(\d{3})Z$/, '.$100
 export async function buildStatement(ctx: AppContext, userId: string, accountNumber: string, month: string, currency: Currency = 'USD', now = new Date()): Promise<AccountStatement> {
   const account = await ownedAccountOr404(ctx, userId, accountNumber);
   const offered = statementMonths(account.createdAt, now).find((candidate) => candidate.month === month);
-  if (!offered) throw notFound(statementMessages.noSuchMonth, 'no_statement');
+  if (!offered) throw refuse('no_statement');
   const { start, end } = monthBounds(month);
   // The current month so far: what is made after this moment is not on it, even while we read.
   const until = offered.complete ? end : now;

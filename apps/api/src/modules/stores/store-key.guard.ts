@@ -1,7 +1,7 @@
 import { asCents, paymentMessages, type Cents } from '@kestrel/shared';
 import type { FastifyRequest } from 'fastify';
 import { defineGuard } from '../../http/guards.ts';
-import { forbidden, unauthorized } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { decryptStoreKey, storeKeyMatches } from './store-key.ts';
 import { findStoreByPublicId, storeStatusOfPayment } from './stores.repository.ts';
@@ -49,7 +49,7 @@ export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRe
   const { secretKey } = request.server.ctx.config;
   const storeId = header(request, 'storeid');
   const presented = header(request, 'storekey');
-  if (!storeId || !presented) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
+  if (!storeId || !presented) throw refuse('invalid_store_credentials');
   const row = await findStoreByPublicId(request.server.ctx.db, storeId);
   // An unknown store still pays for the same two comparisons, so every failure takes the same time.
   const actual = row ? decryptStoreKey(secretKey, row.storeKeyEncrypted) : `unknown-store-${storeId}`;
@@ -58,10 +58,10 @@ export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRe
   const previous = previousValid ? decryptStoreKey(secretKey, row.previousStoreKeyEncrypted!) : `no-previous-key-${storeId}`;
   const matchesCurrent = storeKeyMatches(secretKey, actual, presented);
   const matchesPrevious = storeKeyMatches(secretKey, previous, presented) && Boolean(previousValid);
-  if (!row || !(matchesCurrent || matchesPrevious)) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
-  if (row.status === 'Pending') throw forbidden(paymentMessages.storePending, 'store_pending');
-  if (row.status === 'Suspended') throw storeSuspended();
-  if (row.status !== 'Approved') throw forbidden(paymentMessages.storeRejected(row.statusReason ?? 'no reason given'), 'store_rejected');
+  if (!row || !(matchesCurrent || matchesPrevious)) throw refuse('invalid_store_credentials');
+  if (row.status === 'Pending') throw refuse('store_pending');
+  if (row.status === 'Suspended') throw refuse('store_suspended');
+  if (row.status !== 'Approved') throw refuse('store_rejected', { message: paymentMessages.storeRejected(row.statusReason ?? 'no reason given') });
   request.gatewayStore = {
     id: row.id,
     storeId: row.storeId,
@@ -76,12 +76,9 @@ export const requireStoreKey = defineGuard('storeKey', async (request: FastifyRe
 
 /** The calling store; only behind requireStoreKey. */
 export function gatewayStoreOf(request: FastifyRequest): GatewayStore {
-  if (!request.gatewayStore) throw unauthorized(paymentMessages.storeCredentialsInvalid, 'invalid_store_credentials');
+  if (!request.gatewayStore) throw refuse('invalid_store_credentials');
   return request.gatewayStore;
 }
-
-/** A suspended store's gateway calls and checkout are refused with this. */
-export const storeSuspended = () => forbidden(paymentMessages.storeSuspended, 'store_suspended');
 
 /**
  * Pre-handler for the checkout's public routes (by `:urlId` or `:paymentId`): a suspended
@@ -97,5 +94,5 @@ export async function refuseSuspendedStoreCheckout(request: FastifyRequest): Pro
   } else if (urlId !== undefined) by = { urlId };
   else return;
   const store = await storeStatusOfPayment(request.server.ctx.db, by);
-  if (store?.status === 'Suspended') throw storeSuspended();
+  if (store?.status === 'Suspended') throw refuse('store_suspended');
 }

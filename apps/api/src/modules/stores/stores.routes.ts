@@ -15,8 +15,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerId, requireOperator, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
+import { refuse } from '../../http/refusals.ts';
 import { readMultipart } from '../../http/multipart.ts';
 import {
   createStore,
@@ -30,6 +30,7 @@ import {
   rotateStoreKey,
   setStorePaymentMails,
 } from './stores.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -44,7 +45,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
           'multipart/form-data: accountKey (account number, user name or id of one of your accounts), userId (optional, must be you), tpin, storeName, ' +
           'storeURL, callbackURL (http or https), one image in storeLogo and 1 to 9 images in businessDocuments (JPEG, PNG, WebP or GIF by content, at most 5 MB each).',
         consumes: ['multipart/form-data'],
-        response: { 201: successEnvelope(storeView), 400: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 413: errorEnvelope, 423: errorEnvelope },
+        response: { 201: successEnvelope(storeView), ...refusals('account_not_found', 'business_documents_required', 'callback_url_private', 'file_too_large', 'forbidden', 'image_polyglot', 'image_too_large', 'money_movement_locked', 'multipart_required', 'not_an_image', 'store_logo_one', 'store_logo_required', 'too_many_files', 'too_many_parts', 'tpin_incorrect', 'tpin_locked', 'unexpected_file') },
       },
     },
     async (request, reply) => {
@@ -58,7 +59,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!parsed.success) {
         const fieldErrors: Record<string, string> = {};
         for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? '_')] ??= issue.message;
-        throw new AppError(400, 'validation_failed', Object.values(fieldErrors)[0] ?? 'Invalid request', fieldErrors);
+        throw refuse('validation_failed', { message: Object.values(fieldErrors)[0] ?? 'Invalid request', fields: fieldErrors });
       }
       const store = await createStore(app.ctx, callerId(request), parsed.data, files, clientIp(request));
       return reply.status(201).send(ok(store, storeMessages.created));
@@ -73,7 +74,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['stores'],
         summary: "The stores of one of your accounts, newest first, with the account's payment counters",
         params: accountEmailParams,
-        response: { 200: successEnvelope(storeListView), 404: errorEnvelope },
+        response: { 200: successEnvelope(storeListView), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await listStores(app.ctx, callerId(request), request.params.accountEmail)),
@@ -87,7 +88,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['stores'],
         summary: 'One of your stores (404 for anyone else)',
         params: storeIdParams,
-        response: { 200: successEnvelope(storeView), 404: errorEnvelope },
+        response: { 200: successEnvelope(storeView), ...refusals('store_not_found') },
       },
     },
     async (request) => ok(await getStore(app.ctx, callerId(request), request.params.storeId)),
@@ -102,7 +103,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'A store logo (public)',
         security: [],
         params: z.object({ name: z.string().regex(/^[0-9a-f]{32}\.(png|jpg|webp|gif)$/) }),
-        response: { 200: z.unknown().describe('The image bytes'), 404: errorEnvelope },
+        response: { 200: z.unknown().describe('The image bytes'), ...refusals('image_not_found') },
       },
     },
     async (request, reply) => {
@@ -119,7 +120,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'Stores by status, oldest first (operators only)',
         querystring: z.object({ status: storeStatus.default('Pending') }),
-        response: { 200: successEnvelope(z.array(storeReviewView)) },
+        response: { 200: successEnvelope(z.array(storeReviewView)), ...refusals('not_found') },
       },
     },
     async (request) => ok(await listStoresForReview(app.ctx, request.query.status)),
@@ -133,7 +134,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: "A store's business document image (operators only)",
         params: storeIdParams.extend({ documentId: z.string().max(100) }),
-        response: { 200: z.unknown().describe('The image bytes'), 404: errorEnvelope },
+        response: { 200: z.unknown().describe('The image bytes'), ...refusals('document_not_found', 'not_found') },
       },
     },
     async (request, reply) => {
@@ -159,7 +160,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: decision.summary,
           params: storeIdParams,
           body: rejectStoreBody,
-          response: { 200: successEnvelope(storeView), 400: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+          response: { 200: successEnvelope(storeView), ...refusals('not_found', 'own_record', 'store_not_found', 'store_not_pending', 'store_status_conflict') },
         },
       },
       async (request) => ok(await reviewStore(app.ctx, callerId(request), request.params.storeId, decision.action, request.body.reason, clientIp(request)), decision.message),
@@ -176,7 +177,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Replace one of your stores' storeKey (TPIN required): the new key works at once, the previous one for 24 more hours",
         params: storeIdParams,
         body: rotateStoreKeyBody,
-        response: { 200: successEnvelope(storeView), 400: errorEnvelope, 404: errorEnvelope, 423: errorEnvelope },
+        response: { 200: successEnvelope(storeView), ...refusals('account_not_found', 'money_movement_locked', 'store_not_found', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request) => ok(await rotateStoreKey(app.ctx, callerId(request), request.params.storeId, request.body.tpin, clientIp(request)), storeMessages.keyRotated),
@@ -191,7 +192,7 @@ export const storesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Switch the "You got paid" notices of one of your stores on or off',
         params: storeIdParams,
         body: storePaymentMailsBody,
-        response: { 200: successEnvelope(storeView), 404: errorEnvelope },
+        response: { 200: successEnvelope(storeView), ...refusals('store_not_found') },
       },
     },
     async (request) => {

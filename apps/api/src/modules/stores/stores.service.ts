@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { asCents, centsToMajor, STORE_KEY_GRACE_HOURS, storeMessages, type CreateStoreFields, type StoreStatus, type StoreListView, type StoreReviewView, type StoreView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import type { UploadedFile } from '../../http/multipart.ts';
 import { assertNotOwnAccount, findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import { countAccountTransactions } from '../accounts/accounts.service.ts';
@@ -72,21 +72,21 @@ async function processImages(files: UploadedFile[], field: 'storeLogo' | 'busine
  * random names and recorded with the store in one transaction (removed again if it fails).
  */
 export async function createStore(ctx: AppContext, callerId: string, fields: CreateStoreFields, files: UploadedFile[], ip: string): Promise<StoreView> {
-  if (fields.userId !== undefined && fields.userId !== '' && fields.userId !== callerId) throw forbidden('You can only create a store for your own account');
+  if (fields.userId !== undefined && fields.userId !== '' && fields.userId !== callerId) throw refuse('forbidden', { message: 'You can only create a store for your own account' });
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, fields.accountKey);
-  if (!account) throw notFound('Account not available!', 'account_not_found');
+  if (!account) throw refuse('account_not_found');
 
   // Resolved here, before any transaction (a DNS lookup is a network call); delivery checks again.
   if (!ctx.config.allowPrivateCallbacks && (await urlTargetsPrivateAddress(fields.callbackURL))) {
-    throw badRequest(storeMessages.callbackUrlPrivate, { callbackURL: storeMessages.callbackUrlPrivate }, 'callback_url_private');
+    throw refuse('callback_url_private', { fields: { callbackURL: storeMessages.callbackUrlPrivate } });
   }
 
   const logos = files.filter((file) => file.fieldName === 'storeLogo');
   const documents = files.filter((file) => file.fieldName !== 'storeLogo');
-  if (logos.length === 0) throw badRequest(storeMessages.logoRequired, { storeLogo: storeMessages.logoRequired }, 'store_logo_required');
-  if (logos.length > 1) throw badRequest(storeMessages.oneLogo, { storeLogo: storeMessages.oneLogo }, 'store_logo_one');
-  if (documents.length === 0) throw badRequest(storeMessages.documentsRequired, { businessDocuments: storeMessages.documentsRequired }, 'business_documents_required');
-  if (documents.length > MAX_BUSINESS_DOCUMENTS) throw badRequest(storeMessages.tooMany, { businessDocuments: storeMessages.tooMany }, 'too_many_files');
+  if (logos.length === 0) throw refuse('store_logo_required', { fields: { storeLogo: storeMessages.logoRequired } });
+  if (logos.length > 1) throw refuse('store_logo_one', { fields: { storeLogo: storeMessages.oneLogo } });
+  if (documents.length === 0) throw refuse('business_documents_required', { fields: { businessDocuments: storeMessages.documentsRequired } });
+  if (documents.length > MAX_BUSINESS_DOCUMENTS) throw refuse('too_many_files', { message: storeMessages.tooMany, fields: { businessDocuments: storeMessages.tooMany } });
   const [logo] = await processImages(logos, 'storeLogo');
   const processedDocuments = await processImages(documents, 'businessDocuments');
 
@@ -135,7 +135,7 @@ export async function createStore(ctx: AppContext, callerId: string, fields: Cre
 /** GET /v1/payment_gateway_store/account/{accountEmail}: the owner's stores and the counters. */
 export async function listStores(ctx: AppContext, callerId: string, accountEmail: string): Promise<StoreListView> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountEmail);
-  if (!account) throw notFound('Account not available!', 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   const [rows, counters, transactions, refunds] = await Promise.all([
     listAccountStores(ctx.db, account.id),
     accountPaymentCounters(ctx.db, account.id),
@@ -158,16 +158,16 @@ export async function listStores(ctx: AppContext, callerId: string, accountEmail
 /** GET /v1/payment_gateway_store/{storeId}: owner only; anyone else gets the same 404 as an unknown id. */
 export async function getStore(ctx: AppContext, callerId: string, storeId: string): Promise<StoreView> {
   const row = await findOwnedStore(ctx.db, callerId, storeId);
-  if (!row) throw notFound(storeMessages.notFound, 'store_not_found');
+  if (!row) throw refuse('store_not_found');
   return storeView(ctx, row);
 }
 
 /** GET /v1/store-logos/{name}: logos are public (the checkout shows them). */
 export async function readStoreLogo(ctx: AppContext, storedName: string) {
   const row = await ctx.db.selectFrom('stores').select(['logoStoredName', 'logoMimeType']).where('logoStoredName', '=', storedName).executeTakeFirst();
-  if (!row) throw notFound('Image not found', 'image_not_found');
+  if (!row) throw refuse('image_not_found');
   const bytes = await readFile(storedUploadPath(uploadDirectory(ctx.config.dataDir, STORE_LOGO_AREA), row.logoStoredName)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw notFound('Image not found', 'image_not_found');
+    if (error.code === 'ENOENT') throw refuse('image_not_found');
     throw error;
   });
   return { bytes, mimeType: row.logoMimeType };
@@ -191,9 +191,9 @@ export async function listStoresForReview(ctx: AppContext, status: StoreStatus):
 /** GET /v1/operator/stores/{storeId}/documents/{documentId}: a business document, for operators only. */
 export async function readStoreDocument(ctx: AppContext, storeId: string, documentId: string) {
   const document = isUuid(documentId) ? await findStoreDocument(ctx.db, storeId, documentId) : undefined;
-  if (!document) throw notFound('Document not found', 'document_not_found');
+  if (!document) throw refuse('document_not_found');
   const bytes = await readFile(storedUploadPath(uploadDirectory(ctx.config.dataDir, STORE_DOCUMENT_AREA), document.storedName)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw notFound('Document not found', 'document_not_found');
+    if (error.code === 'ENOENT') throw refuse('document_not_found');
     throw error;
   });
   return { bytes, mimeType: document.mimeType };
@@ -217,9 +217,9 @@ export async function reviewStore(ctx: AppContext, operatorId: string, storeId: 
   const move = STORE_MOVES[decision];
   await inTransaction(ctx.db, async (trx) => {
     const store = await trx.selectFrom('stores').select(['id', 'accountId', 'status', 'statusReason', 'storeName']).where('storeId', '=', storeId).forUpdate().executeTakeFirst();
-    if (!store) throw notFound(storeMessages.notFound, 'store_not_found');
+    if (!store) throw refuse('store_not_found');
     await assertNotOwnAccount(trx, operatorId, store.accountId);
-    if (store.status !== move.from) throw new AppError(409, decision === 'approve' || decision === 'reject' ? 'store_not_pending' : 'store_status_conflict', move.notFrom);
+    if (store.status !== move.from) throw refuse(decision === 'approve' || decision === 'reject' ? 'store_not_pending' : 'store_status_conflict', { message: move.notFrom });
     const statusReason = move.to === 'Rejected' || move.to === 'Suspended' ? reason : null;
     await trx
       .updateTable('stores')
@@ -243,7 +243,7 @@ export async function reviewStore(ctx: AppContext, operatorId: string, storeId: 
     });
   });
   const row = await findStoreByPublicId(ctx.db, storeId);
-  if (!row) throw notFound(storeMessages.notFound, 'store_not_found');
+  if (!row) throw refuse('store_not_found');
   return storeView(ctx, row);
 }
 
@@ -254,9 +254,9 @@ export async function reviewStore(ctx: AppContext, operatorId: string, storeId: 
  */
 export async function rotateStoreKey(ctx: AppContext, callerId: string, storeId: string, tpin: string, ip: string): Promise<StoreView> {
   const owned = await findOwnedStore(ctx.db, callerId, storeId);
-  if (!owned) throw notFound(storeMessages.notFound, 'store_not_found');
+  if (!owned) throw refuse('store_not_found');
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, owned.accountId);
-  if (!account) throw notFound(storeMessages.notFound, 'store_not_found');
+  if (!account) throw refuse('store_not_found');
   await checkTpin(ctx.db, ctx.config.secretKey, account.id, tpin, callerId, account);
   await inTransaction(ctx.db, async (trx) => {
     const store = await trx.selectFrom('stores').select(['id', 'storeKeyEncrypted']).where('storeId', '=', storeId).forUpdate().executeTakeFirstOrThrow();
@@ -285,7 +285,7 @@ export async function rotateStoreKey(ctx: AppContext, callerId: string, storeId:
  */
 export async function setStorePaymentMails(ctx: AppContext, callerId: string, storeId: string, notifyOnPayment: boolean, ip: string): Promise<StoreView> {
   const owned = await findOwnedStore(ctx.db, callerId, storeId);
-  if (!owned) throw notFound(storeMessages.notFound, 'store_not_found');
+  if (!owned) throw refuse('store_not_found');
   if (owned.notifyOnPayment !== notifyOnPayment) {
     await inTransaction(ctx.db, async (trx) => {
       await trx.updateTable('stores').set({ notifyOnPayment, updatedAt: new Date() }).where('id', '=', owned.id).execute();

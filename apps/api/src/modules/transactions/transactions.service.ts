@@ -1,8 +1,8 @@
-import { asCents, asCurrency, centsToMajor, messages, TRANSACTION_LIST_LIMIT, type Transaction, type TransactionGroup } from '@kestrel/shared';
+import { asCents, asCurrency, centsToMajor, TRANSACTION_LIST_LIMIT, type Transaction, type TransactionGroup } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { prepared } from '../../db/database.ts';
-import { notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { ownedAccountQuery } from '../../http/ownership.ts';
 
 export { TRANSACTION_LIST_LIMIT };
@@ -59,7 +59,7 @@ export async function listAccountTransactions(
     ORDER BY listed.id DESC`;
   // Prepared: planning this query cost PostgreSQL about as much as running it, on every page.
   const result = await ctx.db.executeQuery(prepared('transaction_list', query.compile(ctx.db)));
-  if (result.rows.length === 0) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (result.rows.length === 0) throw refuse('account_not_found');
 
   const groups = new Map<string, Transaction[]>();
   for (const row of result.rows) {

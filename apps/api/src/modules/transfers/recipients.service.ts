@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
-import { forbidden, notFound, tooManyRequests } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { countersOf, exceeded } from '../../http/rate-limit.ts';
-import { messages, RECIPIENT_LOOKUPS_PER_DAY, RECIPIENT_SEARCH_MIN_LENGTH, transferMessages, type Recipient } from '@kestrel/shared';
+import { RECIPIENT_LOOKUPS_PER_DAY, RECIPIENT_SEARCH_MIN_LENGTH, type Recipient } from '@kestrel/shared';
 import { findOwnedAccount } from '../../http/ownership.ts';
 import { recentRecipients } from './transfers.repository.ts';
 
@@ -25,12 +25,12 @@ async function assertMaySearch(ctx: AppContext, callerId: string): Promise<void>
     .select((eb) => ['isEmailVerified', eb.exists(eb.selectFrom('accountUsers').select('accountId').where('accountUsers.userId', '=', callerId)).as('hasAccount')])
     .where('id', '=', callerId)
     .executeTakeFirst();
-  if (!caller?.isEmailVerified || !caller.hasAccount) throw forbidden(SEARCH_NOT_ALLOWED, 'search_not_allowed');
+  if (!caller?.isEmailVerified || !caller.hasAccount) throw refuse('search_not_allowed');
   const daily = { key: `search:user-day:${callerId}`, ...SEARCH_DAILY_CAP };
   const limits = ctx.config.rateLimits ? [daily, { key: `search:user:${callerId}`, ...SEARCH_LIMIT_PER_USER }] : [daily];
   const over = exceeded(limits, await countersOf(ctx).take(limits));
-  if (over?.limit === daily) throw tooManyRequests(transferMessages.searchDailyCap, 'search_daily_cap');
-  if (over) throw tooManyRequests();
+  if (over?.limit === daily) throw refuse('search_daily_cap');
+  if (over) throw refuse('rate_limited');
 }
 
 /**
@@ -131,13 +131,13 @@ export async function findRecipient(ctx: AppContext, callerId: string, userName:
     .select(['id', 'accountNumber', 'accountType', 'accountHolderName', 'businessName', 'userName'])
     .where((eb) => eb(eb.fn('lower', ['userName']), '=', userName.trim().toLowerCase()))
     .executeTakeFirst();
-  if (!row) throw notFound(transferMessages.recipientNotFound, 'recipient_not_found');
+  if (!row) throw refuse('recipient_not_found');
   return recipientView(row);
 }
 
 export async function listRecentRecipients(ctx: AppContext, callerId: string, accountNumber: string): Promise<Recipient[]> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   const rows = await recentRecipients(ctx.db, account.id, RECENT_RECIPIENT_LIMIT);
   return rows.map((row) => recipientView(row));
 }

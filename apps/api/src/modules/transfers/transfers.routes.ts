@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerId, requireUser, tokenFromHeader } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { hashToken } from '../../security/tokens.ts';
 import { findRecipient, listRecentRecipients, searchRecipients } from './recipients.service.ts';
 import { transferBalance } from './transfers.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -22,7 +23,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
           'Exact account number, e-mail, phone or user name matches come first, then matches by name (at most 20). ' +
           'Send the current account as accountNumber to leave it out; your other accounts are found like anyone else\'s.',
         querystring: recipientSearchQuery,
-        response: { 200: successEnvelope(recipientList) },
+        response: { 200: successEnvelope(recipientList), ...refusals('rate_limited', 'search_daily_cap', 'search_not_allowed') },
       },
     },
     async (request) => ok(await searchRecipients(app.ctx, callerId(request), request.query.query, request.query.accountNumber)),
@@ -37,7 +38,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['transfers'],
         summary: 'One recipient by exact user name (case-insensitive), for the transfer form',
         params: recipientParams,
-        response: { 200: successEnvelope(recipient), 404: errorEnvelope },
+        response: { 200: successEnvelope(recipient), ...refusals('rate_limited', 'recipient_not_found', 'search_daily_cap', 'search_not_allowed') },
       },
     },
     async (request) => ok(await findRecipient(app.ctx, callerId(request), request.params.userName)),
@@ -51,7 +52,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['transfers'],
         summary: 'The latest distinct recipients of one of your accounts',
         params: z.object({ accountNumber: z.string() }),
-        response: { 200: successEnvelope(recipientList) },
+        response: { 200: successEnvelope(recipientList), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await listRecentRecipients(app.ctx, callerId(request), request.params.accountNumber)),
@@ -68,7 +69,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Send an Idempotency-Key header to make retries safe: a replay returns the first answer and moves no money.',
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: transferBody,
-        response: { 200: successEnvelope(transferResult) },
+        response: { 200: successEnvelope(transferResult), ...refusals('account_not_found', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'recipient_not_found', 'same_account', 'tpin_incorrect', 'tpin_locked', 'transfer_retry') },
       },
     },
     async (request, reply) => {

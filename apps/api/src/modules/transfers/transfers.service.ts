@@ -1,6 +1,6 @@
 import { formatMoney, messages, transferMessages, type TransferBody, type TransferResult } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { requestHash } from '../../http/idempotency.ts';
 import { checkTpin, MoneyMovementLockedError, TpinLockedError, tpinMac, tpinMacV1 } from '../accounts/tpin.ts';
 import { InsufficientFundsError } from '../ledger/ledger.service.ts';
@@ -54,7 +54,7 @@ export async function transferBalance(
   idempotencyKey: string | undefined,
   ip: string,
 ): Promise<{ result: TransferResult; replayed: boolean }> {
-  if (body.userId !== undefined && body.userId !== caller.userId) throw forbidden('You can only send money from your own account');
+  if (body.userId !== undefined && body.userId !== caller.userId) throw refuse('forbidden', { message: 'You can only send money from your own account' });
   // The request schema parsed the amount into cents (amountCents); it is not parsed again.
   const amountCents = body.balance;
   const senderName = body.debitAccountKey.toLowerCase();
@@ -96,15 +96,15 @@ export async function transferBalance(
         }
         return { result: outcome.body as TransferResult, replayed: outcome.kind === 'replay' };
       case 'session_invalid':
-        throw unauthorized('Your session has expired. Please log in again.', 'session_expired');
+        throw refuse('session_expired');
       case 'sender_not_found':
-        throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+        throw refuse('account_not_found');
       case 'recipient_not_found':
-        throw notFound(transferMessages.recipientNotFound, 'recipient_not_found');
+        throw refuse('recipient_not_found');
       case 'same_account':
-        throw badRequest(transferMessages.sameAccount, { creditAccountKey: transferMessages.sameAccount }, 'same_account');
+        throw refuse('same_account', { fields: { creditAccountKey: transferMessages.sameAccount } });
       case 'idempotency_mismatch':
-        throw unprocessable('This Idempotency-Key was already used with a different request', 'idempotency_key_reused');
+        throw refuse('idempotency_key_reused');
       case 'insufficient_funds':
         throw new InsufficientFundsError();
       case 'tpin_locked':
@@ -113,7 +113,7 @@ export async function transferBalance(
         throw new MoneyMovementLockedError();
       case 'tpin_wrong': {
         const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
-        throw badRequest(`${messages.tpin.wrong}. ${left} before money movement is locked.`, { tpin: messages.tpin.wrong }, 'tpin_incorrect');
+        throw refuse('tpin_incorrect', { message: `${messages.tpin.wrong}. ${left} before money movement is locked.`, fields: { tpin: messages.tpin.wrong } });
       }
       case 'tpin_rekey':
       case 'tpin_legacy':
@@ -127,5 +127,5 @@ export async function transferBalance(
         continue;
     }
   }
-  throw new AppError(503, 'transfer_retry', 'The transfer could not be completed. Please try again.');
+  throw refuse('transfer_retry');
 }

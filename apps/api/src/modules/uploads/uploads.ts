@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp, { type Metadata } from 'sharp';
-import { AppError } from '../../http/errors.ts';
+import { Refusal } from '../../http/refusals.ts';
 
 /** Image types we accept, by what the bytes are (never by file name or the client's content type). */
 const IMAGE_TYPES: Record<string, string> = {
@@ -90,14 +90,14 @@ export interface ProcessedImage {
 export type ImageRejection = 'not_an_image' | 'image_too_large' | 'image_polyglot';
 
 /** A refused upload: 400 with a message naming the file and a field map for the form. */
-export class ImageRejectedError extends AppError {
+export class ImageRejectedError extends Refusal {
   constructor(
     readonly reason: ImageRejection,
     message: string,
     field: string,
     fieldMessage: string,
   ) {
-    super(400, reason, message, { [field]: fieldMessage });
+    super(reason, { message, fields: { [field]: fieldMessage } });
     this.name = 'ImageRejectedError';
   }
 }

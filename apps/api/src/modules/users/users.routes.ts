@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callerId, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
+import { refuse, Refusal } from '../../http/refusals.ts';
 import { getUserProfile, registerUser, resendVerification } from './users.service.ts';
 import { verifyEmailToken } from './verification.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -16,7 +17,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Sign up; answers a session token so the new user is signed in',
         body: registerBody,
-        response: { 201: successEnvelope(registerResult) },
+        response: { 201: successEnvelope(registerResult), ...refusals('email_taken', 'phone_taken') },
       },
     },
     async (request, reply) => {
@@ -35,7 +36,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'The signed-in user with their accounts',
         params: userParams,
-        response: { 200: successEnvelope(userProfile) },
+        response: { 200: successEnvelope(userProfile), ...refusals('not_found') },
       },
     },
     async (request) => ok(await getUserProfile(app.ctx, callerId(request), request.params.userId)),
@@ -50,16 +51,16 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Mail a new e-mail verification link',
         body: sendVerificationBody,
-        response: { 200: successEnvelope(noData) },
+        response: { 200: successEnvelope(noData), ...refusals('already_verified', 'mail_failed', 'not_found') },
       },
     },
     async (request) => {
       try {
         await resendVerification(app.ctx, callerId(request), request.body.email);
       } catch (error) {
-        if (error instanceof AppError) throw error;
+        if (error instanceof Refusal) throw error;
         request.log.warn({ err: error }, 'verification mail failed');
-        throw new AppError(502, 'mail_failed', messages.verification.notSent);
+        throw refuse('mail_failed');
       }
       return ok(null, messages.verification.sent);
     },
@@ -73,7 +74,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         summary: 'Spend a verification link token and mark the e-mail verified',
         body: verifyEmailBody,
-        response: { 200: successEnvelope(noData) },
+        response: { 200: successEnvelope(noData), ...refusals('verification_link_invalid') },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import { messages, type RegisterBody, type UserProfile } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { hashSecret } from '../../security/passwords.ts';
 import { createSession } from '../sessions/sessions.service.ts';
@@ -46,9 +46,9 @@ export async function registerUser(ctx: AppContext, body: RegisterBody, ip: stri
       return user.id;
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'users_email_key')) throw conflict(messages.signup.emailTaken, 'email_taken', { email: messages.signup.emailTaken });
+    if (isUniqueViolation(error, 'users_email_key')) throw refuse('email_taken', { fields: { email: messages.signup.emailTaken } });
     if (isUniqueViolation(error, 'users_contact_number_key'))
-      throw conflict(messages.signup.phoneTaken, 'phone_taken', { contactNumber: messages.signup.phoneTaken });
+      throw refuse('phone_taken', { fields: { contactNumber: messages.signup.phoneTaken } });
     throw error;
   }
   const token = await createSession(ctx.db, userId, ip, userAgent);
@@ -64,9 +64,9 @@ export async function registerUser(ctx: AppContext, body: RegisterBody, ip: stri
 
 /** GET /v1/user/:userId — only the caller themself; anyone else is told it does not exist. */
 export async function getUserProfile(ctx: AppContext, callerId: string, userId: string): Promise<UserProfile> {
-  if (callerId !== userId) throw notFound('User not found');
+  if (callerId !== userId) throw refuse('not_found', { message: 'User not found' });
   const user = await findUserById(ctx.db, userId);
-  if (!user) throw notFound('User not found');
+  if (!user) throw refuse('not_found', { message: 'User not found' });
   const accounts = await listUserAccounts(ctx.db, userId);
   return {
     _id: user.id,
@@ -88,7 +88,7 @@ export async function getUserProfile(ctx: AppContext, callerId: string, userId: 
  */
 export async function resendVerification(ctx: AppContext, callerId: string, email: string): Promise<void> {
   const user = await findUserById(ctx.db, callerId);
-  if (!user || user.email !== email) throw notFound('No unverified user with that e-mail');
-  if (user.isEmailVerified) throw conflict(messages.verification.alreadyVerified, 'already_verified');
+  if (!user || user.email !== email) throw refuse('not_found', { message: 'No unverified user with that e-mail' });
+  if (user.isEmailVerified) throw refuse('already_verified');
   await sendVerificationMail(ctx, user);
 }

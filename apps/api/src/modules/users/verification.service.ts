@@ -1,7 +1,7 @@
-import { messages } from '@kestrel/shared';
+
 import type { AppContext } from '../../context.ts';
 import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
-import { badRequest } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { noticeMail } from '../mail/templates.ts';
 
@@ -48,7 +48,7 @@ export async function verifyEmailToken(ctx: AppContext, token: string): Promise<
       .where('expiresAt', '>', new Date())
       .returning(['userId'])
       .executeTakeFirst();
-    if (!row) throw badRequest(messages.verification.linkInvalid, undefined, 'verification_link_invalid');
+    if (!row) throw refuse('verification_link_invalid');
     await trx.updateTable('users').set({ isEmailVerified: true, updatedAt: new Date() }).where('id', '=', row.userId).execute();
     await recordAudit(trx, { actorUserId: row.userId, action: 'user.email_verified', subjectType: 'user', subjectId: row.userId });
   });

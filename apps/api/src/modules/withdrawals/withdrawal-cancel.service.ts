@@ -1,6 +1,6 @@
 import { asCents, formatMoney, maskBankAccountNumber, withdrawMessages, type WithdrawalDetails, type WithdrawalStatus, type WithdrawalView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../http/idempotency.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import { checkTpin, MoneyMovementLockedError, TpinLockedError } from '../accounts/tpin.ts';
@@ -16,7 +16,7 @@ import { currencyOf, view } from './withdrawals.service.ts';
 
 /** The withdrawal with this id and the caller's account it belongs to; 404 for an unknown id and for anyone else's. */
 async function ownedWithdrawal(ctx: AppContext, callerId: string, id: string) {
-  const missing = notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+  const missing = refuse('withdrawal_not_found');
   if (!isUuid(id)) throw missing;
   const row = await ctx.db.selectFrom('bankWithdrawals').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw missing;
@@ -112,9 +112,9 @@ export async function cancelWithdrawal(
     case 'idempotency_mismatch':
       throw idempotencyKeyReused();
     case 'not_found':
-      throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+      throw refuse('withdrawal_not_found');
     case 'wrong_status':
-      throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(outcome.currentStatus as WithdrawalStatus, 'cancelled'));
+      throw refuse('withdrawal_status_conflict', { message: withdrawMessages.wrongStatus(outcome.currentStatus as WithdrawalStatus, 'cancelled') });
     case 'money_movement_locked':
       throw new MoneyMovementLockedError();
     case 'tpin_locked':

@@ -17,10 +17,11 @@ import { z } from 'zod';
 import { onReadDb } from '../../db/read-routing.ts';
 import { callerId, requireOperator, requireUser } from '../../http/guards.ts';
 import { clientIp } from '../../http/client-ip.ts';
-import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { ok, successEnvelope } from '../../http/envelope.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { createWithdrawal, listWithdrawalsForOperator, listWithdrawals, moveWithdrawal, withdrawalCountersOf } from './withdrawals.service.ts';
 import { cancelWithdrawal, withdrawalDetails } from './withdrawal-cancel.service.ts';
+import { refusals } from '../../http/refusals.ts';
 
 /** Bank withdrawals: the holder's routes and the operators' lifecycle routes. */
 export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -35,7 +36,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Send an Idempotency-Key header to make retries safe: a replay returns the first answer and holds no more money.',
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: createWithdrawalBody,
-        response: { 201: successEnvelope(withdrawalView), 400: errorEnvelope, 404: errorEnvelope, 423: errorEnvelope },
+        response: { 201: successEnvelope(withdrawalView), ...refusals('account_not_found', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
@@ -55,7 +56,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Paged by keyset: `limit` withdrawals (at most 100; without it the whole list, up to 500), and the `_id` of the last one shown as `cursor` for the older ones. An empty page is the end.',
         params: withdrawalAccountParams,
         querystring: withdrawalListQuery,
-        response: { 200: successEnvelope(z.array(withdrawalView)), 404: errorEnvelope },
+        response: { 200: successEnvelope(z.array(withdrawalView)), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => listWithdrawals(ctx, callerId(request), request.params.accountNumber, request.query))),
@@ -69,7 +70,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['withdrawals'],
         summary: "The withdraw list's counters (Completed, Pending, Total Withdraw, Failed) over all of one of your accounts' withdrawals",
         params: withdrawalAccountParams,
-        response: { 200: successEnvelope(withdrawalCounters), 404: errorEnvelope },
+        response: { 200: successEnvelope(withdrawalCounters), ...refusals('account_not_found') },
       },
     },
     async (request) => ok(await onReadDb(app.ctx, (ctx) => withdrawalCountersOf(ctx, callerId(request), request.params.accountNumber))),
@@ -83,7 +84,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['withdrawals'],
         summary: 'One of your withdrawals with its status history (bank account number masked)',
         params: withdrawalIdParams,
-        response: { 200: successEnvelope(withdrawalDetailsSchema), 404: errorEnvelope },
+        response: { 200: successEnvelope(withdrawalDetailsSchema), ...refusals('withdrawal_not_found') },
       },
     },
     async (request) => ok(await withdrawalDetails(app.ctx, callerId(request), request.params.id)),
@@ -101,7 +102,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         params: withdrawalIdParams,
         body: cancelWithdrawalBody,
-        response: { 200: successEnvelope(withdrawalView), 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 423: errorEnvelope },
+        response: { 200: successEnvelope(withdrawalView), ...refusals('account_not_found', 'idempotency_key_reused', 'invalid_idempotency_key', 'money_movement_locked', 'tpin_incorrect', 'tpin_locked', 'withdrawal_not_found', 'withdrawal_status_conflict') },
       },
     },
     async (request, reply) => {
@@ -119,7 +120,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator'],
         summary: 'Bank withdrawals, oldest first, optionally of one status (operators only)',
         querystring: operatorWithdrawalsQuery,
-        response: { 200: successEnvelope(z.array(operatorWithdrawalView)) },
+        response: { 200: successEnvelope(z.array(operatorWithdrawalView)), ...refusals('not_found') },
       },
     },
     async (request) => ok(await listWithdrawalsForOperator(app.ctx, request.query.status)),
@@ -136,7 +137,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
           tags: ['operator'],
           summary: `${move.summary} (operators only)`,
           params: withdrawalIdParams,
-          response: { 200: successEnvelope(operatorWithdrawalView), 404: errorEnvelope, 409: errorEnvelope },
+          response: { 200: successEnvelope(operatorWithdrawalView), ...refusals('completion_awaiting_decision', 'four_eyes_required', 'not_found', 'own_record', 'withdrawal_not_found', 'withdrawal_status_conflict') },
         },
       },
       async (request) => ok(await moveWithdrawal(app.ctx, callerId(request), request.params.id, move.action, clientIp(request)), move.message),
@@ -152,7 +153,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Processing → Failed: the money goes back to the wallet; a reason is required (operators only)',
         params: withdrawalIdParams,
         body: failWithdrawalBody,
-        response: { 200: successEnvelope(operatorWithdrawalView), 400: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope },
+        response: { 200: successEnvelope(operatorWithdrawalView), ...refusals('completion_awaiting_decision', 'four_eyes_required', 'not_found', 'own_record', 'withdrawal_not_found', 'withdrawal_status_conflict') },
       },
     },
     async (request) =>

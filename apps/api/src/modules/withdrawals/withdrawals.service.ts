@@ -6,8 +6,6 @@ import {
   formatMoney,
   FOUR_EYES_WITHDRAWAL_FROM_CENTS,
   maskBankAccountNumber,
-  messages,
-  operatorMessages,
   withdrawMessages,
   type CreateWithdrawalBody,
   type OperatorWithdrawalView,
@@ -19,7 +17,7 @@ import type { AppContext } from '../../context.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
-import { AppError, forbidden, notFound } from '../../http/errors.ts';
+import { refuse } from '../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../http/idempotency.ts';
 import { checkTpin, MoneyMovementLockedError, TpinLockedError } from '../accounts/tpin.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
@@ -80,12 +78,12 @@ export async function createWithdrawal(
   ip: string,
 ): Promise<{ result: WithdrawalView; replayed: boolean }> {
   // The caller is the token's user; a body naming someone else is refused like an unknown account.
-  if (body.userId !== undefined && body.userId !== callerId) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (body.userId !== undefined && body.userId !== callerId) throw refuse('account_not_found');
   // The request schema has already turned the amount into cents (exact decimal parsing).
   const amountCents = body.amount;
 
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
 
   const caller = `user:${callerId}`;
   // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
@@ -158,7 +156,7 @@ export async function createWithdrawal(
     case 'idempotency_mismatch':
       throw idempotencyKeyReused();
     case 'account_missing':
-      throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+      throw refuse('account_not_found');
     case 'money_movement_locked':
       throw new MoneyMovementLockedError();
     case 'tpin_locked':
@@ -179,7 +177,7 @@ export async function listWithdrawals(
   page: { limit?: number | undefined; cursor?: string | undefined } = {},
 ): Promise<WithdrawalView[]> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   const rows = await listAccountWithdrawals(ctx.db, account.id, { limit: page.limit ?? WHOLE_LIST_LIMIT, after: page.cursor });
   return rows.map((row) => view(row, account.accountNumber));
 }
@@ -187,7 +185,7 @@ export async function listWithdrawals(
 /** GET /v1/bank-withdraw/account/{accountNumber}/summary: the list page's counters, over every withdrawal. */
 export async function withdrawalCountersOf(ctx: AppContext, callerId: string, accountNumber: string): Promise<WithdrawalCounters> {
   const account = await findOwnedAccount(ctx.db, { userId: callerId }, accountNumber);
-  if (!account) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
+  if (!account) throw refuse('account_not_found');
   const counts = await countAccountWithdrawalsByStatus(ctx.db, account.id);
   return { completed: Number(counts.completed), pending: Number(counts.pending), total: Number(counts.total), failed: Number(counts.failed) };
 }
@@ -227,7 +225,7 @@ export async function moveWithdrawal(
   ip: string,
   reason?: string,
 ): Promise<OperatorWithdrawalView> {
-  if (!isUuid(id)) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+  if (!isUuid(id)) throw refuse('withdrawal_not_found');
   const moved = await moveWithdrawalIn(ctx.db, operatorId, id, action, ip, reason);
   // The call wrote the owner's notification event (the new status); its mail leaves now.
   ctx.notifications.ring();
@@ -259,7 +257,7 @@ export async function moveWithdrawalIn(
 ): Promise<OperatorWithdrawalView> {
   const move = MOVES[action];
   const current = await findWithdrawalWithAccount(db, id);
-  if (!current) throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+  if (!current) throw refuse('withdrawal_not_found');
   const shown = formatMoney(asCents(current.amountCents), currencyOf(current));
   const to = `${current.bankName} (${maskBankAccountNumber(current.bankAccountNumber)})`;
   const returnedAs = action === 'fail' ? newTransactionId() : '';
@@ -307,15 +305,15 @@ export async function moveWithdrawalIn(
       return { ...view(row, current.accountNumber), bankAccountNumber: row.bankAccountNumber, accountId: row.accountId, accountHolder: current.accountHolder };
     }
     case 'not_found':
-      throw notFound(withdrawMessages.notFound, 'withdrawal_not_found');
+      throw refuse('withdrawal_not_found');
     case 'own_record':
-      throw forbidden(operatorMessages.ownRecord, 'own_record');
+      throw refuse('own_record');
     case 'wrong_status':
-      throw new AppError(409, 'withdrawal_status_conflict', withdrawMessages.wrongStatus(outcome.currentStatus as WithdrawalStatus, move.verb));
+      throw refuse('withdrawal_status_conflict', { message: withdrawMessages.wrongStatus(outcome.currentStatus as WithdrawalStatus, move.verb) });
     case 'four_eyes_required':
-      throw new AppError(409, 'four_eyes_required', withdrawMessages.fourEyesRequired);
+      throw refuse('four_eyes_required');
     case 'completion_awaiting_decision':
-      throw new AppError(409, 'completion_awaiting_decision', withdrawMessages.completionAwaitingDecision);
+      throw refuse('completion_awaiting_decision');
     default:
       throw new Error(`withdrawal_move answered ${outcome.kind} to an operator's move`);
   }

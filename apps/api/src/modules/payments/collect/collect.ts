@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { paymentMessages, type Cents, type Currency } from '@kestrel/shared';
 import type { AppContext } from '../../../context.ts';
-import { AppError } from '../../../http/errors.ts';
+import { refuse, Refusal } from '../../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
 import { checkTpin, MoneyMovementLockedError, TpinLockedError, type TpinState } from '../../accounts/tpin.ts';
 import type { AuditEntry } from '../../audit/audit.ts';
@@ -101,12 +101,12 @@ const KEPT_REFUSALS = new Set([
   'card_processor_unavailable',
 ]);
 
-export function isKeptRefusal(error: unknown): error is AppError {
-  return error instanceof AppError && KEPT_REFUSALS.has(error.code);
+export function isKeptRefusal(error: unknown): error is Refusal {
+  return error instanceof Refusal && KEPT_REFUSALS.has(error.code);
 }
 
 /** Where a caller keeps its refused attempts. */
-export type RefusalSink = (refusal: AppError, source: RefusalSource) => Promise<void>;
+export type RefusalSink = (refusal: Refusal, source: RefusalSource) => Promise<void>;
 
 /** The refusals a record answers for itself (see collect_post's result kinds). */
 export type RecordRefusal = Extract<CollectPostKind, 'already_paid' | 'attempt_in_progress' | 'limit_exceeded' | 'link_unavailable' | 'owner_locked'>;
@@ -140,7 +140,7 @@ export interface Collectible<Answer> {
   holdId?: () => string | undefined;
   describe(transactionId: string, source: CollectSource): Described<Answer>;
   /** The error a refusal of the record is answered with. */
-  refusal(kind: RecordRefusal): Promise<AppError>;
+  refusal(kind: RecordRefusal): Promise<Refusal>;
 }
 
 /** How a card attempt holds its record while the card is charged: a lease on a payment, a held use of a link. */
@@ -293,9 +293,9 @@ export async function collectByCard<A>(ctx: AppContext, options: CardCollect<A>)
     } catch (error) {
       // No answer: whether the card was charged is the processor's record's to say (reconciliation).
       ctx.log.warn({ err: error, processor: processor.name, target: target.target, recordId: target.recordId }, 'card processor did not answer a charge; nothing recorded');
-      throw new AppError(502, 'card_processor_unavailable', paymentMessages.processorNoAnswer);
+      throw refuse('card_processor_unavailable', { message: paymentMessages.processorNoAnswer });
     }
-    if (!result.approved) throw new AppError(402, result.code, result.message);
+    if (!result.approved) throw refuse(result.code, { message: result.message });
     state.reference = result.reference;
     const outcome = await post(ctx, scope, fingerprint, target, { kind: 'card', card: cardOnRecord(card), reference: result.reference, processor: processor.name });
     // A concurrent request with the same key won: this one's charge and hold are not needed.

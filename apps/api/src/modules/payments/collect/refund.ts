@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { asCents, asCurrency, formatMoney, REFUND_ERROR_CODES, REFUND_WINDOW_DAYS, refundMessages, subtractCents, type Cents, type Currency, type RefundInitiator, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../../context.ts';
-import { AppError, badRequest, conflict } from '../../../http/errors.ts';
+import { refuse } from '../../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
 import { MoneyMovementLockedError } from '../../accounts/tpin.ts';
 import { startPeriodicJob, type PeriodicJob } from '../../../periodic-job.ts';
@@ -66,15 +66,15 @@ export interface RefundAsk {
 }
 
 export const refundErrors = {
-  notRefundable: () => conflict(refundMessages.notRefundable, REFUND_ERROR_CODES.notRefundable),
-  windowClosed: () => conflict(refundMessages.windowClosed, REFUND_ERROR_CODES.windowClosed),
+  notRefundable: () => refuse(REFUND_ERROR_CODES.notRefundable, { message: refundMessages.notRefundable }),
+  windowClosed: () => refuse(REFUND_ERROR_CODES.windowClosed, { message: refundMessages.windowClosed }),
   exceedsRemaining: (remaining: Cents, currency: Currency) =>
     remaining <= 0
-      ? conflict(refundMessages.fullyRefunded, REFUND_ERROR_CODES.exceedsRemaining)
-      : conflict(refundMessages.exceedsRemaining(formatMoney(remaining, currency)), REFUND_ERROR_CODES.exceedsRemaining, { amount: refundMessages.exceedsRemaining(formatMoney(remaining, currency)) }),
-  currencyMismatch: (currency: Currency) => badRequest(refundMessages.currencyMismatch(currency), { currency: refundMessages.currencyMismatch(currency) }, REFUND_ERROR_CODES.currencyMismatch),
-  insufficientBalance: () => conflict(refundMessages.insufficientBalance, REFUND_ERROR_CODES.insufficientBalance),
-  declined: () => new AppError(402, REFUND_ERROR_CODES.declined, refundMessages.declined),
+      ? refuse(REFUND_ERROR_CODES.exceedsRemaining, { message: refundMessages.fullyRefunded })
+      : refuse(REFUND_ERROR_CODES.exceedsRemaining, { message: refundMessages.exceedsRemaining(formatMoney(remaining, currency)), fields: { amount: refundMessages.exceedsRemaining(formatMoney(remaining, currency)) } }),
+  currencyMismatch: (currency: Currency) => refuse(REFUND_ERROR_CODES.currencyMismatch, { message: refundMessages.currencyMismatch(currency), fields: { currency: refundMessages.currencyMismatch(currency) } }),
+  insufficientBalance: () => refuse(REFUND_ERROR_CODES.insufficientBalance, { message: refundMessages.insufficientBalance }),
+  declined: () => refuse(REFUND_ERROR_CODES.declined, { message: refundMessages.declined }),
 };
 
 type Destination = { type: 'wallet'; accountId: string; masked: string } | { type: 'card'; reference: string; masked: string };

@@ -5,6 +5,7 @@ import { amountCents } from '../money-schema.ts';
 import { accountIdentity } from './accounts.ts';
 import { currencyCode, majorUnits } from './common.ts';
 import { withExample } from '../contract-examples.ts';
+import { stepUpCodeField } from './step-up.ts';
 
 export const transferMessages = {
   currencyRequired: 'Currency is required!',
@@ -48,6 +49,7 @@ export const transferBody = z
     /** Major units on the wire ("12.50" or 12.5); integer cents after parsing. */
     balance: amountCents(transferMessages.amountRequired, transferMessages.amountInvalid),
     tpin: tpinValue,
+    stepUpCode: stepUpCodeField,
   })
   .strict();
 /** The body as the server works with it (balance in cents). */

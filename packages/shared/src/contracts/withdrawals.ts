@@ -4,6 +4,7 @@ import { messages } from '../messages.ts';
 import { asCents, formatMoney, parseAmount } from '../money.ts';
 import { amountCents } from '../money-schema.ts';
 import { tpinValue } from './transfers.ts';
+import { stepUpCodeField } from './step-up.ts';
 import { withExample } from '../contract-examples.ts';
 
 /*
@@ -114,6 +115,7 @@ export const createWithdrawalBody = z
     accountNumber: z.string({ error: 'Account number is required' }).trim().min(1, 'Account number is required').max(40),
     userId: z.string().optional(),
     tpin: tpinValue,
+    stepUpCode: stepUpCodeField,
     country: z.enum(WITHDRAW_COUNTRIES, { error: withdrawMessages.countryInvalid }),
     bankName: text('bankName'),
     branchName: optionalText,

@@ -85,6 +85,7 @@ export async function payPaymentRequestByWallet(
   pRequestUrlId: string,
   body: PayPaymentRequestByKestrelBody,
   idempotencyKey: string | undefined,
+  ip: string,
 ) {
   if (body.userId !== undefined && body.userId !== callerId) throw forbidden(m.userMismatch);
   const link = await linkByUrlIdOr404(ctx, pRequestUrlId);
@@ -103,6 +104,8 @@ export async function payPaymentRequestByWallet(
     payer,
     userId: callerId,
     tpin: body.tpin,
+    stepUpCode: body.stepUpCode,
+    ip,
     // Refused before the TPIN is tried, so a link that cannot be paid costs no attempt.
     prepare: async () => linkCollectible(link, { kind: 'wallet', body }, amountCents, await feeFor(ctx, link.id, amountCents), () => undefined, ctx.db),
     refused: linkRefusals(ctx, link.id),

@@ -194,7 +194,7 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { answer, replayed } = await payPaymentRequestByWallet(app.ctx, callerId(request), request.params.pRequestURLId, request.body, idempotencyKeyOf(request));
+      const { answer, replayed } = await payPaymentRequestByWallet(app.ctx, callerId(request), request.params.pRequestURLId, request.body, idempotencyKeyOf(request), clientIp(request));
       if (replayed) reply.header('idempotent-replayed', 'true');
       return { status: 'success' as const, message: paymentRequestMessages.paid, data: answer };
     },

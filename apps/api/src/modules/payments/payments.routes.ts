@@ -21,6 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerId, defineGuard, requireUser } from '../../http/guards.ts';
 import { errorEnvelope, ok, successEnvelope } from '../../http/envelope.ts';
+import { clientIp } from '../../http/client-ip.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { gatewayStoreOf, hasStoreHeaders, refuseSuspendedStoreCheckout, requireStoreKey } from '../stores/store-key.guard.ts';
 import { getPaymentForOwner, getPaymentForStore, listAccountPayments, listStorePayments, paymentCountersOf } from './payment-views.ts';
@@ -166,7 +167,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { answer, replayed } = await payByWallet(app.ctx, callerId(request), request.params.paymentId, request.body, idempotencyKeyOf(request));
+      const { answer, replayed } = await payByWallet(app.ctx, callerId(request), request.params.paymentId, request.body, idempotencyKeyOf(request), clientIp(request));
       if (replayed) reply.header('idempotent-replayed', 'true');
       return { status: 'success' as const, message: paymentMessages.success, redirectUrl: answer.redirectUrl, data: answer.data };
     },

@@ -162,7 +162,7 @@ export async function getCheckout(ctx: AppContext, urlId: string): Promise<Check
  * pipeline (the payer's wallet pays the owner's wallet the amount less the fee, fee revenue
  * gets the fee).
  */
-export async function payByWallet(ctx: AppContext, callerId: string, paymentId: string, body: KestrelPayBody, idempotencyKey: string | undefined) {
+export async function payByWallet(ctx: AppContext, callerId: string, paymentId: string, body: KestrelPayBody, idempotencyKey: string | undefined, ip: string) {
   if (body.userId !== undefined && body.userId !== callerId) throw forbidden(checkoutMessages.userMismatch);
   const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
   if (!payer) throw notFound(messages.portal.accountNotAvailable, 'account_not_found');
@@ -174,6 +174,8 @@ export async function payByWallet(ctx: AppContext, callerId: string, paymentId: 
     payer,
     userId: callerId,
     tpin: body.tpin,
+    stepUpCode: body.stepUpCode,
+    ip,
     prepare: async () => {
       fresh = await paymentOr404(ctx, paymentId);
       assertPayable(fresh);

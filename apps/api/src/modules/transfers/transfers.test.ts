@@ -211,6 +211,9 @@ describe('conservation under concurrency', () => {
     const holders = await Promise.all(Array.from({ length: 8 }, () => createHolder(100_000)));
     const { db } = await testServer();
     const ids = holders.map((h) => h.account.accountId);
+    // Conservation, not step-up (auth/step-up.test.ts): these accounts move far more than
+    // US$ 1,000.00 a day on the TPIN alone.
+    await db.updateTable('accounts').set({ stepUpThresholdCents: 1_000_000_000 }).where('id', 'in', ids).execute();
     const total = async () => {
       // Folded balance plus pending credits: a contended wallet's credits wait in ledger_pending_credits.
       const rows = await db.selectFrom('walletBalances').select(['balanceCents']).where('accountId', 'in', ids).execute();

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { api, testServer } from '../../../test/harness.ts';
+import { createStore, webPayBodyFor } from '../../../test/gateway-fixtures.ts';
 
 /*
  * Step-up for large movements (issue 25; README, Security): above the account's threshold
@@ -328,5 +329,67 @@ describe('step-up for large movements', () => {
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('tpin_incorrect');
     expect(await stepUpMailCount(alice.user)).toBe(0);
+  });
+
+  it('a checkout wallet pay above the threshold: 403 step_up_required, then paid with the mailed code and the same key; the payment stays payable meanwhile', async () => {
+    const store = await createStore();
+    const alice = await createHolder(500_000);
+    const created = await api('POST', '/v1/payment/web-pay', { headers: store.headers, body: webPayBodyFor({ amount: 1500 }) });
+    expect(created.status).toBe(200);
+    const paymentId = created.body.data.paymentId as string;
+    const key = newKey();
+    const pay = (code?: string) =>
+      api('POST', `/v1/payment/complete/kestrel/${paymentId}`, {
+        token: alice.user.token,
+        headers: { 'idempotency-key': key },
+        body: { accountNumber: alice.account.accountNumber, tpin: alice.account.tpin, ...(code === undefined ? {} : { stepUpCode: code }) },
+      });
+    const refused = await pay();
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'step_up_required', error: stepUpMessages.requiredEmail });
+    expect(await balanceCents(alice)).toBe(500_000);
+    const mail = await mailedCode(alice.user);
+    expect(mail.text).toContain('a wallet payment of US$ 1,500.00');
+    const paid = await pay(mail.code);
+    expect(paid.status).toBe(200);
+    expect(paid.body.data).toMatchObject({ paymentStatus: 'success', paymentId });
+    expect(await balanceCents(alice)).toBe(350_000);
+  });
+
+  it('a payment-link wallet pay above the threshold: 403 step_up_required with 2FA on, paid with the app code; below it, on the TPIN alone', async () => {
+    const owner = await createHolder();
+    const alice = await createHolder(500_000);
+    const { secret } = await enrol(alice);
+    const link = await api('POST', '/v1/payment-request/create', {
+      token: owner.user.token,
+      body: {
+        paymentPurpose: 'Guitar',
+        tpin: owner.account.tpin,
+        accountNumber: owner.account.accountNumber,
+        amount: { type: 'customer-choosen', currency: 'USD' },
+        minimumAmount: '1',
+        maximumAmount: 5000,
+        isUseLimit: false,
+        reference: 'INV-7',
+        paymentMethods: ['Card', 'Kestrel'],
+      },
+    });
+    expect(link.status, JSON.stringify(link.body)).toBe(201);
+    const urlId = link.body.data.pRequestURLId as string;
+    const pay = (amount: number, key: string, code?: string) =>
+      api('POST', `/v1/payment-request/kestrel/complete-payment/${urlId}`, {
+        token: alice.user.token,
+        headers: { 'idempotency-key': key },
+        body: { email: 'alice@example.test', amount, accountNumber: alice.account.accountNumber, tpin: alice.account.tpin, ...(code === undefined ? {} : { stepUpCode: code }) },
+      });
+    expect((await pay(40, newKey())).status).toBe(200);
+    const key = newKey();
+    const refused = await pay(1200, key);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'step_up_required', error: stepUpMessages.requiredApp });
+    nextStep();
+    const paid = await pay(1200, key, codeOf(secret));
+    expect(paid.status).toBe(200);
+    expect(await balanceCents(alice)).toBe(500_000 - 4_000 - 120_000);
   });
 });

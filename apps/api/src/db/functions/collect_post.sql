@@ -62,6 +62,8 @@ DECLARE
   v_constraint text;
   v_spent boolean;
   v_step record;
+  -- The step-up check's answer; stays null for a card payer (v_step is never assigned then).
+  v_step_kind text;
 BEGIN
   IF p_payer_account_id IS NOT NULL THEN
     -- FOR NO KEY UPDATE before the share lock below takes the row: the wallet's movements are
@@ -78,7 +80,8 @@ BEGIN
   -- here (a refusal's kind is step_up_*, the tries left in body.remaining; nothing else is written).
   IF p_payer_account_id IS NOT NULL THEN
     SELECT c.kind, c.remaining INTO v_step FROM step_up_check(p_payer_account_id, p_created_by, p_amount, p_step_up) c;
-    IF v_step.kind NOT IN ('unverified', 'verified') THEN
+    v_step_kind := v_step.kind;
+    IF v_step_kind NOT IN ('unverified', 'verified') THEN
       kind := v_step.kind;
       body := jsonb_build_object('remaining', v_step.remaining);
       RETURN;
@@ -155,7 +158,7 @@ BEGIN
     INSERT INTO ledger_postings (ledger_transaction_id, ledger_account_id, amount_cents)
     SELECT v_tx, la, amount FROM (VALUES (v_source_la, -p_amount), (v_payee_la, p_amount - p_fee), (v_fee_la, p_fee)) AS v(la, amount)
      WHERE la IS NOT NULL AND amount <> 0;
-    IF p_payer_account_id IS NOT NULL AND v_step.kind = 'unverified' THEN
+    IF v_step_kind = 'unverified' THEN
       INSERT INTO step_up_unverified_movements (ledger_transaction_id, account_id, amount_cents) VALUES (v_tx, p_payer_account_id, p_amount);
     END IF;
 

@@ -13,6 +13,7 @@ export const stepUpMessages = {
   tooManyEmail: 'Too many wrong verification codes. We e-mailed you a new one.',
   codesRateLimited: 'Too many verification codes were sent. Please try again in an hour.',
   codeFormat: 'The verification code is 6 digits (or a recovery code)',
+  codeRequired: 'Enter the verification code',
 } as const;
 
 export const stepUpText = {
@@ -24,3 +25,9 @@ export const stepUpText = {
 /** The answer codes of a refused step-up (all 403). */
 export const STEP_UP_REQUIRED = 'step_up_required';
 export const STEP_UP_INVALID = 'step_up_invalid';
+
+/** Whether an answer's code is a step-up refusal (the Idempotency-Key stays for the retry with the code). */
+export const isStepUpRefusal = (code: string | undefined): boolean => code === STEP_UP_REQUIRED || code === STEP_UP_INVALID;
+
+/** The hint beside the "Verification code" field for a step_up_required answer's message. */
+export const stepUpHintFor = (message: string): string => (message === stepUpMessages.requiredApp ? stepUpText.hintApp : stepUpText.hintEmail);

@@ -62,6 +62,8 @@ export const transferForm = z.object({
   currency: z.enum(CURRENCIES, { error: transferMessages.currencyRequired }),
   amount: amountCents(transferMessages.amountRequired, transferMessages.amountInvalid),
   tpin: z.string().min(1, transferMessages.tpinRequired).max(TPIN_LENGTH, transferMessages.tpinDigits).regex(/^\d{4}$/, transferMessages.tpinDigits),
+  /** Shown only after the server asked for it (403 step_up_required); checked by the form then. */
+  stepUpCode: z.string().optional(),
 });
 export type TransferFormInput = z.input<typeof transferForm>;
 export type TransferFormValues = z.output<typeof transferForm>;

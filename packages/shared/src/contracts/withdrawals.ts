@@ -154,6 +154,8 @@ export const withdrawForm = z
       .regex(/^\d*\.?\d*$/, withdrawMessages.amountDigits)
       .refine((value) => !/^\d*\.?\d*$/.test(value) || parseAmount(value).ok, withdrawMessages.amountInvalid),
     tpin: z.string().min(1, required('tpin')).regex(/^\d{4}$/, messages.tpin.fourDigits),
+    /** Shown only after the server asked for it (403 step_up_required); checked by the form then. */
+    stepUpCode: z.string().optional(),
   })
   .superRefine(countryRules);
 export type WithdrawFormValues = z.infer<typeof withdrawForm>;

@@ -70,5 +70,21 @@ test.describe('issue 25: step-up for large movements', () => {
     await expect(form.successToast).toBeVisible();
     await expect(page.getByLabel(stepUpText.label)).toHaveCount(0);
     expect(await balanceOf(request, sender)).toBe(30);
+
+    // The bank withdraw form asks the same way (the code is mailed when 2FA is off; here, the app).
+    await page.goto('/bank/withdraw/new');
+    await page.getByLabel('Country').selectOption('United States');
+    await page.getByLabel('Account Type').selectOption('checking');
+    await page.getByLabel('Bank Name').fill('First Bank');
+    await page.getByLabel('Bank Account Number').fill('000123456789');
+    await page.getByLabel('Routing Number').fill('021000021');
+    await page.getByLabel('Account Holder Name').fill(sender.holderName);
+    await page.getByLabel('Amount').fill('1500');
+    await page.getByLabel('TPIN', { exact: true }).fill(TPIN);
+    await page.getByRole('button', { name: 'Request withdraw' }).click();
+    await expect(page.getByLabel(stepUpText.label)).toBeFocused();
+    await expect(page.getByText(stepUpText.hintApp)).toBeVisible();
+    await lookAt(page, 'withdraw-step-up');
+    expect(await balanceOf(request, sender)).toBe(30);
   });
 });

@@ -104,10 +104,11 @@ export async function createFixture(db: Db, options: FixtureOptions): Promise<Fi
       const inserted = await sql<{ id: string; userName: string; accountNumber: string }>`
         INSERT INTO accounts (account_number, account_type, account_holder_name, user_name, account_email, account_phone,
           identity_type, identity_number, date_of_birth, street, city, state, zip_code, country,
-          notification_preference, occupation, annual_income, tpin_hash)
+          notification_preference, occupation, annual_income, tpin_hash, step_up_threshold_cents)
         SELECT n, 'personal', 'Bench Holder ' || i, 'bench' || i, 'bench' || i || '@example.test', '+1555' || lpad(i::text, 7, '0'),
           'nid', 'BENCH' || i, DATE '1990-01-01', '1 Bench Street', 'Benchville', 'BS', '12345', 'US',
-          'email', 'Tester', '50000', ${tpinHash}
+          -- The load moves far more than US$ 1,000.00 a day per account on the TPIN alone: no step-up here (README, Step-up).
+          'email', 'Tester', '50000', ${tpinHash}, 1000000000000
         FROM unnest(${indexes}::int[], ${indexes.map((i) => accountNumbers[i])}::text[]) AS t(i, n)
         RETURNING id, user_name, account_number`.execute(trx);
       // The keyed hash covers the user name as stored, as the product makes it.

@@ -10,7 +10,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { createLogger } from '../src/logger.ts';
 import { verifyLedger } from '../src/modules/ledger/verify.ts';
 import { startServer } from '../src/start.ts';
-import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from './factories.ts';
+import { createAccount, createUser, fundAccount, raiseStepUpThreshold, type TestAccount, type TestUser } from './factories.ts';
 import { testConfig, testDatabase } from './harness.ts';
 import { PgProxy } from './pg-proxy.ts';
 
@@ -93,6 +93,8 @@ async function holder(fundCents: number): Promise<Sender> {
   const user = await createUser();
   const account = await createAccount(user);
   if (fundCents) await fundAccount(account.accountId, fundCents);
+  // An outage test, not a step-up one: its senders may move more than US$ 1,000.00 a day.
+  await raiseStepUpThreshold(account.accountId);
   return { user, account };
 }
 

@@ -131,3 +131,12 @@ export async function createOperator(): Promise<TestOperator> {
   if (login.status !== 200) throw new Error(`operator login failed: ${login.status} ${JSON.stringify(login.body)}`);
   return { token: login.body.data.token as string, userId, email };
 }
+
+/**
+ * Lets an account move up to `cents` a day on the TPIN alone (step-up's threshold, README
+ * "Step-up for large movements"): for a test about something else that moves more than the
+ * default US$ 1,000.00.
+ */
+export async function raiseStepUpThreshold(accountId: string, cents = 1_000_000_000): Promise<void> {
+  await (await testServer()).db.updateTable('accounts').set({ stepUpThresholdCents: cents }).where('id', '=', accountId).execute();
+}

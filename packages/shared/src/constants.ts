@@ -93,3 +93,19 @@ export const FOUR_EYES_WITHDRAWAL_FROM_CENTS = 100_000;
 export const OPERATOR_DAILY_FUNDING_CAP_CENTS = 100_000;
 /** After a store key is rotated, the replaced key is still accepted this long. */
 export const STORE_KEY_GRACE_HOURS = 24;
+
+/**
+ * Step-up for large movements (issue 25; README, Security): an account's outgoing wallet
+ * movements (transfers, withdrawals, wallet pays) over a rolling 24 hours, this one included,
+ * may add up to this many cents on the TPIN alone; past it each movement also needs a second
+ * factor (the authenticator app, or a code mailed to the account's e-mail when 2FA is off).
+ * The default of the account's own threshold (accounts.step_up_threshold_cents).
+ */
+export const STEP_UP_THRESHOLD_CENTS = 100_000;
+/** The rolling window over which movements without a second factor are added up. */
+export const STEP_UP_WINDOW_HOURS = 24;
+/** A mailed step-up code: 6 digits, valid 10 minutes, 5 tries, at most 5 mailed an hour. */
+export const STEP_UP_CODE_DIGITS = 6;
+export const STEP_UP_CODE_MINUTES = 10;
+export const STEP_UP_CODE_MAX_ATTEMPTS = 5;
+export const STEP_UP_CODES_PER_HOUR = 5;

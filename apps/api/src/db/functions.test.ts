@@ -133,12 +133,12 @@ describe('database functions applied by the migration runner', () => {
       (
         await sql<{ args: number; source: string }>`SELECT pronargs AS args, prosrc AS source FROM pg_proc WHERE proname = 'ledger_transfer' ORDER BY pronargs`.execute(db)
       ).rows;
-    expect((await procs()).map((row) => row.args)).toEqual([14, 16]);
+    expect((await procs()).map((row) => row.args)).toEqual([14, 17]);
 
     const applied = await migrate(db);
     expect(applied).toEqual(readdirSync(functionsDir).filter((file) => file.endsWith('.sql')).sort().map((file) => `functions/${file}`));
     const after = await procs();
-    expect(after.map((row) => row.args)).toEqual([16]);
+    expect(after.map((row) => row.args)).toEqual([17]);
     expect(after[0]?.source).toContain('ledger_debit(v_sender_la, p_amount)');
     expect(await recordedChecksums(db)).toEqual(repositoryChecksums());
   });

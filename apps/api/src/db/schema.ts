@@ -53,6 +53,8 @@ export interface AccountsTable {
   tpinLockedUntil: NullableTimestamp;
   moneyMovementLocked: Generated<boolean>;
   moneyMovementLockReason: string | null;
+  /** Step-up (issue 25): movements on the TPIN alone may add up to this over 24 hours (default STEP_UP_THRESHOLD_CENTS). */
+  stepUpThresholdCents: Generated<number>;
   createdAt: CreatedAt;
   updatedAt: CreatedAt;
 }

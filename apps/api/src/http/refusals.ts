@@ -11,6 +11,7 @@ import {
   refundMessages,
   sessionMessages,
   statementMessages,
+  stepUpMessages,
   storeMessages,
   transferMessages,
   twoFactorMessages,
@@ -83,6 +84,10 @@ export const REFUSALS = {
   recovery_code_invalid: { status: 400, message: twoFactorMessages.recoveryCodeInvalid },
   second_factor_rate_limited: { status: 429, message: twoFactorMessages.rateLimited },
   two_factor_already_on: { status: 409, message: twoFactorMessages.alreadyOn },
+  // Step-up for large movements (auth/step-up.ts): the message says which second factor to give.
+  step_up_required: { status: 403 },
+  step_up_invalid: { status: 403 },
+  step_up_rate_limited: { status: 429, message: stepUpMessages.codesRateLimited },
   // Passkeys (WebAuthn): at sign-in a refused assertion fails the sign-in (401); signed in, a 400.
   login_passkey_invalid: { status: 401, code: 'passkey_invalid', message: passkeyMessages.signInFailed },
   login_passkey_counter_stale: { status: 401, code: 'passkey_counter_stale', message: passkeyMessages.counterStale },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { paymentAmountCents } from '../money-schema.ts';
 import { paymentMessages } from '../pay-messages.ts';
 import { billingInfo, completeCardBody, payTpin } from './payments.ts';
+import { stepUpCodeField } from './step-up.ts';
 import { optionalText, paymentRequestMessages as m } from './payment-requests.ts';
 import { refundSummaryFields } from './refunds.ts';
 
@@ -43,6 +44,7 @@ export const payPaymentRequestByKestrelBody = z
     userId: z.string().max(100).optional(),
     accountNumber: z.string({ error: 'accountNumber is required' }).trim().min(1, 'accountNumber is required').max(100),
     tpin: payTpin,
+    stepUpCode: stepUpCodeField,
   })
   .strict();
 export type PayPaymentRequestByKestrelInput = z.input<typeof payPaymentRequestByKestrelBody>;

@@ -6,6 +6,7 @@ import { checkoutMessages } from '../payer-messages.ts';
 import { refundCounterFields, refundSummaryFields } from './refunds.ts';
 import { httpUrl } from './stores.ts';
 import { withExample } from '../contract-examples.ts';
+import { stepUpCodeField } from './step-up.ts';
 
 /** An amount in major units (number or text), parsed exactly into cents once, here. */
 const gatewayAmount = paymentAmountCents(paymentMessages.amountRequired, paymentMessages.amountInvalid);
@@ -217,6 +218,7 @@ export const kestrelPayBody = z
     userId: z.string().max(100).optional(),
     accountNumber: z.string({ error: 'accountNumber is required' }).trim().min(1, 'accountNumber is required').max(100),
     tpin: payTpin,
+    stepUpCode: stepUpCodeField,
   })
   .strict();
 export type KestrelPayBody = z.infer<typeof kestrelPayBody>;

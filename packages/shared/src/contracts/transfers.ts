@@ -5,6 +5,7 @@ import { amountCents } from '../money-schema.ts';
 import { accountIdentity } from './accounts.ts';
 import { currencyCode, majorUnits } from './common.ts';
 import { withExample } from '../contract-examples.ts';
+import { stepUpCodeField } from './step-up.ts';
 
 export const transferMessages = {
   currencyRequired: 'Currency is required!',
@@ -48,6 +49,7 @@ export const transferBody = z
     /** Major units on the wire ("12.50" or 12.5); integer cents after parsing. */
     balance: amountCents(transferMessages.amountRequired, transferMessages.amountInvalid),
     tpin: tpinValue,
+    stepUpCode: stepUpCodeField,
   })
   .strict();
 /** The body as the server works with it (balance in cents). */
@@ -60,6 +62,8 @@ export const transferForm = z.object({
   currency: z.enum(CURRENCIES, { error: transferMessages.currencyRequired }),
   amount: amountCents(transferMessages.amountRequired, transferMessages.amountInvalid),
   tpin: z.string().min(1, transferMessages.tpinRequired).max(TPIN_LENGTH, transferMessages.tpinDigits).regex(/^\d{4}$/, transferMessages.tpinDigits),
+  /** Shown only after the server asked for it (403 step_up_required); checked by the form then. */
+  stepUpCode: z.string().optional(),
 });
 export type TransferFormInput = z.input<typeof transferForm>;
 export type TransferFormValues = z.output<typeof transferForm>;

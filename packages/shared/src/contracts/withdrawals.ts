@@ -4,6 +4,7 @@ import { messages } from '../messages.ts';
 import { asCents, formatMoney, parseAmount } from '../money.ts';
 import { amountCents } from '../money-schema.ts';
 import { tpinValue } from './transfers.ts';
+import { stepUpCodeField } from './step-up.ts';
 import { withExample } from '../contract-examples.ts';
 
 /*
@@ -114,6 +115,7 @@ export const createWithdrawalBody = z
     accountNumber: z.string({ error: 'Account number is required' }).trim().min(1, 'Account number is required').max(40),
     userId: z.string().optional(),
     tpin: tpinValue,
+    stepUpCode: stepUpCodeField,
     country: z.enum(WITHDRAW_COUNTRIES, { error: withdrawMessages.countryInvalid }),
     bankName: text('bankName'),
     branchName: optionalText,
@@ -152,6 +154,8 @@ export const withdrawForm = z
       .regex(/^\d*\.?\d*$/, withdrawMessages.amountDigits)
       .refine((value) => !/^\d*\.?\d*$/.test(value) || parseAmount(value).ok, withdrawMessages.amountInvalid),
     tpin: z.string().min(1, required('tpin')).regex(/^\d{4}$/, messages.tpin.fourDigits),
+    /** Shown only after the server asked for it (403 step_up_required); checked by the form then. */
+    stepUpCode: z.string().optional(),
   })
   .superRefine(countryRules);
 export type WithdrawFormValues = z.infer<typeof withdrawForm>;

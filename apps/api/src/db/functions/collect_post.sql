@@ -14,13 +14,17 @@
 -- Kinds: ok (body = p_answer), replay (body = the stored answer), idempotency_mismatch,
 -- tpin_locked (locked_until), money_movement_locked, already_paid, attempt_in_progress,
 -- limit_exceeded, link_unavailable (the server looks up why), owner_locked,
--- insufficient_funds.
+-- insufficient_funds, step_up_* (a wallet payer above its step-up threshold without a good
+-- second factor in p_step_up: step_up_check.sql; body = {remaining}).
 --
--- Locks, in this order: the payer's accounts row (FOR SHARE: its TPIN and operator locks,
+-- Locks, in this order: the payer's accounts row (FOR NO KEY UPDATE, then FOR SHARE: its TPIN and operator locks,
 -- decided again here, held to commit), the record's row (the payment FOR UPDATE, or the
 -- link's row by the conditional update that spends its use), the payee's accounts row (FOR
 -- SHARE: an operator's lock on a link's owner), then the wallets' balances through
 -- ledger_debit / ledger_credit in ascending ledger account id order.
+-- The version before step-up (one argument fewer) is dropped, so only this one can be called.
+DROP FUNCTION IF EXISTS collect_post(text, uuid, uuid, uuid, uuid, text, bigint, bigint, text, text, text, uuid, jsonb, jsonb, jsonb, jsonb, jsonb, text, text, text, jsonb);
+
 CREATE OR REPLACE FUNCTION collect_post(
   p_target text,
   p_record_id uuid,
@@ -43,6 +47,7 @@ CREATE OR REPLACE FUNCTION collect_post(
   p_idempotency_key text,
   p_request_hash text,
   p_answer jsonb,
+  p_step_up jsonb,
   OUT kind text,
   OUT body jsonb,
   OUT locked_until timestamptz
@@ -56,14 +61,32 @@ DECLARE
   v_fee_la bigint;
   v_constraint text;
   v_spent boolean;
+  v_step record;
+  -- The step-up check's answer; stays null for a card payer (v_step is never assigned then).
+  v_step_kind text;
 BEGIN
   IF p_payer_account_id IS NOT NULL THEN
+    -- FOR NO KEY UPDATE before the share lock below takes the row: the wallet's movements are
+    -- added up for step-up one at a time (step_up_check.sql).
+    PERFORM 1 FROM accounts a WHERE a.id = p_payer_account_id FOR NO KEY UPDATE;
     SELECT r.kind, r.locked_until INTO kind, locked_until FROM account_movement_refusal(p_payer_account_id) r;
     IF kind IS NOT NULL THEN RETURN; END IF;
   END IF;
 
   SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
   IF kind IS NOT NULL THEN RETURN; END IF;
+
+  -- Step-up, for a wallet payer: above its threshold the second factor is checked and spent
+  -- here (a refusal's kind is step_up_*, the tries left in body.remaining; nothing else is written).
+  IF p_payer_account_id IS NOT NULL THEN
+    SELECT c.kind, c.remaining INTO v_step FROM step_up_check(p_payer_account_id, p_created_by, p_amount, p_step_up) c;
+    v_step_kind := v_step.kind;
+    IF v_step_kind NOT IN ('unverified', 'verified') THEN
+      kind := v_step.kind;
+      body := jsonb_build_object('remaining', v_step.remaining);
+      RETURN;
+    END IF;
+  END IF;
 
   BEGIN
     -- The record, under its row lock: paid at most once (the unique paid_ledger_transaction_id
@@ -135,6 +158,9 @@ BEGIN
     INSERT INTO ledger_postings (ledger_transaction_id, ledger_account_id, amount_cents)
     SELECT v_tx, la, amount FROM (VALUES (v_source_la, -p_amount), (v_payee_la, p_amount - p_fee), (v_fee_la, p_fee)) AS v(la, amount)
      WHERE la IS NOT NULL AND amount <> 0;
+    IF v_step_kind = 'unverified' THEN
+      INSERT INTO step_up_unverified_movements (ledger_transaction_id, account_id, amount_cents) VALUES (v_tx, p_payer_account_id, p_amount);
+    END IF;
 
     IF p_target = 'payment' THEN
       UPDATE payments p SET

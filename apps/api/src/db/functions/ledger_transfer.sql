@@ -15,6 +15,9 @@
 -- A re-key answers the sender's id and user name, so the server's next call has both hashes.
 -- A strike is counted only when the hash the stored version needs was sent and differs.
 --
+-- Above the sender's step-up threshold (step_up_check.sql) the movement also needs a second
+-- factor (p_step_up), checked and spent in this same call: kinds step_up_*.
+--
 -- It never raises for a refusal: it answers a result kind (see the TypeScript wrapper in
 -- modules/ledger/transfer.ts), so that a wrong TPIN's count commits even though no money
 -- moves. Insufficient funds rolls back only the money part (a sub-block).
@@ -26,6 +29,8 @@
 -- The first version's signature (migration 0010, before the user-name hash): a database that
 -- still has it drops it here, so only this version can be called.
 DROP FUNCTION IF EXISTS ledger_transfer(text, text, text, uuid, text, text, bigint, text, text, text, text, text, integer, integer);
+-- The second version's (before step-up, migration 0024's time): dropped the same way.
+DROP FUNCTION IF EXISTS ledger_transfer(text, text, text, text, text, uuid, text, text, bigint, text, text, text, text, text, integer, integer);
 
 CREATE OR REPLACE FUNCTION ledger_transfer(
   p_token_hash text,
@@ -44,6 +49,7 @@ CREATE OR REPLACE FUNCTION ledger_transfer(
   p_ip text,
   p_max_attempts integer,
   p_lock_minutes integer,
+  p_step_up jsonb,
   OUT kind text,
   OUT body jsonb,
   OUT remaining integer,
@@ -65,6 +71,7 @@ DECLARE
   v_constraint text;
   v_tpin_ok boolean;
   v_upgrade boolean := false;
+  v_step record;
 BEGIN
   SELECT user_id INTO v_user FROM sessions
    WHERE token_hash = p_token_hash AND revoked_at IS NULL AND expires_at > clock_timestamp();
@@ -145,6 +152,15 @@ BEGIN
     UPDATE accounts SET tpin_failed_attempts = 0, tpin_locked_until = NULL WHERE id = s.id;
   END IF;
 
+  -- Step-up (step_up_check.sql): above the account's threshold over 24 hours the movement
+  -- also needs a second factor, spent here; a refusal writes nothing but its own bookkeeping.
+  SELECT c.kind, c.remaining INTO v_step FROM step_up_check(s.id, v_user, p_amount, p_step_up) c;
+  IF v_step.kind NOT IN ('unverified', 'verified') THEN
+    kind := v_step.kind;
+    remaining := v_step.remaining;
+    RETURN;
+  END IF;
+
   SELECT la.id INTO v_sender_la FROM ledger_accounts la WHERE la.account_id = s.id AND la.currency = p_currency;
   IF NOT FOUND THEN kind := 'insufficient_funds'; RETURN; END IF;
 
@@ -164,6 +180,9 @@ BEGIN
     RETURNING id, transaction_id, created_at INTO v_tx;
     INSERT INTO ledger_postings (ledger_transaction_id, ledger_account_id, amount_cents)
     VALUES (v_tx.id, v_sender_la, -p_amount), (v_tx.id, v_recipient_la, p_amount);
+    IF v_step.kind = 'unverified' THEN
+      INSERT INTO step_up_unverified_movements (ledger_transaction_id, account_id, amount_cents) VALUES (v_tx.id, s.id, p_amount);
+    END IF;
     INSERT INTO transfers (ledger_transaction_id, from_account_id, to_account_id, currency, amount_cents, created_by)
     VALUES (v_tx.id, s.id, r.id, p_currency, p_amount, v_user);
     INSERT INTO activities (account_id, name, comment) VALUES

@@ -9,12 +9,18 @@
 -- its times, which the row's are added to). It never raises for a refusal; it answers a kind
 -- the TypeScript wrapper (modules/withdrawals/withdrawal-post.ts) maps to the API's exact error:
 --   ok (body = the answer), replay (body = the stored answer), idempotency_mismatch,
---   account_missing, money_movement_locked, tpin_locked (locked_until), insufficient_funds.
+--   account_missing, money_movement_locked, tpin_locked (locked_until), insufficient_funds,
+--   step_up_* (step_up_check.sql; body = {remaining}).
 -- A refusal writes nothing (the money part is a sub-block that rolls back).
 --
--- Locks, in this order: the account's row FOR SHARE (as assertTpinNotLocked: a TPIN or
--- operator lock written since the check either committed before or waits for this commit),
--- then the wallet's balance row through ledger_debit.
+-- Locks, in this order: the account's row FOR NO KEY UPDATE (step-up's rolling sum is read and
+-- written by one movement of the account at a time), the same row FOR SHARE (as
+-- assertTpinNotLocked: a TPIN or operator lock written since the check either committed
+-- before or waits for this commit), then the wallet's balance row through ledger_debit.
+
+-- The version before step-up (one argument fewer) is dropped, so only this one can be called.
+DROP FUNCTION IF EXISTS withdrawal_request(jsonb, text, jsonb, jsonb, jsonb, text, text, text, jsonb);
+
 CREATE OR REPLACE FUNCTION withdrawal_request(
   p_withdrawal jsonb,
   p_transaction_id text,
@@ -25,6 +31,7 @@ CREATE OR REPLACE FUNCTION withdrawal_request(
   p_idempotency_key text,
   p_request_hash text,
   p_answer jsonb,
+  p_step_up jsonb,
   OUT kind text,
   OUT body jsonb,
   OUT locked_until timestamptz
@@ -38,12 +45,25 @@ DECLARE
   v_tx bigint;
   v_row record;
   v_constraint text;
+  v_step record;
 BEGIN
+  -- The account's row, FOR NO KEY UPDATE before the share lock below takes it: the movements
+  -- of one account are added up for step-up one at a time (step_up_check.sql).
+  PERFORM 1 FROM accounts a WHERE a.id = v_account_id FOR NO KEY UPDATE;
   SELECT r.kind, r.locked_until INTO kind, locked_until FROM account_movement_refusal(v_account_id) r;
   IF kind IS NOT NULL THEN RETURN; END IF;
 
   SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
   IF kind IS NOT NULL THEN RETURN; END IF;
+
+  -- Step-up: above the threshold the second factor is checked and spent here (a refusal's
+  -- kind is step_up_*, with the tries left in body.remaining; nothing else is written).
+  SELECT c.kind, c.remaining INTO v_step FROM step_up_check(v_account_id, (p_withdrawal->>'requested_by')::uuid, v_amount, p_step_up) c;
+  IF v_step.kind NOT IN ('unverified', 'verified') THEN
+    kind := v_step.kind;
+    body := jsonb_build_object('remaining', v_step.remaining);
+    RETURN;
+  END IF;
 
   BEGIN
     -- A wallet without a ledger account in this currency holds nothing in it.
@@ -61,6 +81,9 @@ BEGIN
     RETURNING id INTO v_tx;
     INSERT INTO ledger_postings (ledger_transaction_id, ledger_account_id, amount_cents)
     VALUES (v_tx, v_wallet_la, -v_amount), (v_tx, v_payouts_la, v_amount);
+    IF v_step.kind = 'unverified' THEN
+      INSERT INTO step_up_unverified_movements (ledger_transaction_id, account_id, amount_cents) VALUES (v_tx, v_account_id, v_amount);
+    END IF;
 
     INSERT INTO bank_withdrawals (
       id, account_id, requested_by, currency, amount_cents, country, bank_name, branch_name, account_type,

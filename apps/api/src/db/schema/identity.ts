@@ -157,7 +157,32 @@ export interface IdentityTables {
   loginChallenges: LoginChallengesTable;
   passkeys: PasskeysTable;
   webauthnChallenges: WebauthnChallengesTable;
+  stepUpCodes: StepUpCodesTable;
+  stepUpUnverifiedMovements: StepUpUnverifiedMovementsTable;
   mailMessages: MailMessagesTable;
   loginAttempts: LoginAttemptsTable;
   auditLog: AuditLogTable;
+}
+
+/** A one-time step-up code mailed for a movement when 2FA is off (db/functions/step_up_check.sql). */
+export interface StepUpCodesTable {
+  id: Generated<string>;
+  userId: string;
+  accountId: string;
+  /** HMAC-SHA256 under a key derived from SECRET_KEY (auth/step-up.ts). */
+  codeHash: string;
+  /** A digest of the movement the code was sent for. */
+  binding: string;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  failedAttempts: Generated<number>;
+  usedAt: NullableTimestamp;
+}
+
+/** A movement made on the TPIN alone, counted towards the account's step-up threshold. */
+export interface StepUpUnverifiedMovementsTable {
+  ledgerTransactionId: number;
+  accountId: string;
+  amountCents: number;
+  createdAt: CreatedAt;
 }

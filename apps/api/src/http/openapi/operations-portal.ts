@@ -230,8 +230,9 @@ export const portalOperations: Record<string, OperationDoc> = {
     operationId: 'transfer',
     tag: 'Transfers',
     description:
-      "Sends money from one of the caller's accounts to another Kestrel account, checked with the sender's TPIN. Insufficient funds, a wrong TPIN or a locked account change nothing. Send an Idempotency-Key so a retry cannot send twice.",
+      "Sends money from one of the caller's accounts to another Kestrel account, checked with the sender's TPIN. Insufficient funds, a wrong TPIN or a locked account change nothing. Send an Idempotency-Key so a retry cannot send twice. Above the account's step-up threshold (US$ 1,000.00 of movements on the TPIN alone over 24 hours, this one included) it also needs `stepUpCode`: without it the answer is 403 `step_up_required` (and, when two-factor sign-in is off, a 6-digit code is e-mailed, at most 5 an hour: 429 `step_up_rate_limited` past that); a wrong, reused, expired or spent code is 403 `step_up_invalid`. Neither refusal is stored as the Idempotency-Key's answer: send the same request with the same key and the code.",
     idempotent: 'optional',
+    errorExample: { 403: { status: 'error', error: 'This movement needs a verification code. Enter the 6-digit code from your authenticator app.', code: 'step_up_required' } },
   },
   'GET /v1/transaction/account/:accountNumber': {
     operationId: 'listTransactions',
@@ -241,8 +242,10 @@ export const portalOperations: Record<string, OperationDoc> = {
   'POST /v1/bank-withdraw/create': {
     operationId: 'createWithdrawal',
     tag: 'Withdrawals',
-    description: "Asks for a bank withdrawal from one of the caller's accounts; the amount is held until an operator pays it out or fails it.",
+    description:
+      "Asks for a bank withdrawal from one of the caller's accounts; the amount is held until an operator pays it out or fails it. Above the account's step-up threshold (US$ 1,000.00 of movements on the TPIN alone over 24 hours, this one included) it also needs `stepUpCode`: without it the answer is 403 `step_up_required` (and, when two-factor sign-in is off, a 6-digit code is e-mailed, at most 5 an hour: 429 `step_up_rate_limited` past that); a wrong, reused, expired or spent code is 403 `step_up_invalid`. Neither refusal is stored as the Idempotency-Key's answer: send the same request with the same key and the code.",
     idempotent: 'optional',
+    errorExample: { 403: { status: 'error', error: 'This movement needs a verification code. We e-mailed a 6-digit code to you; enter it to continue.', code: 'step_up_required' } },
     requestExample: {
       accountNumber: '1000000001',
       tpin: '4826',

@@ -139,8 +139,10 @@ export const storeOperations: Record<string, OperationDoc> = {
   'POST /v1/payment/complete/kestrel/:paymentId': {
     operationId: 'payCheckoutByWallet',
     tag: 'Hosted checkout',
-    description: "The hosted checkout's Kestrel wallet payment: the signed-in payer pays from one of their own accounts with its TPIN.",
-    requestExample: { accountNumber: '100000000042', tpin: '1234' },
+    description:
+      "The hosted checkout's Kestrel wallet payment: the signed-in payer pays from one of their own accounts with its TPIN. Above the account's step-up threshold (US$ 1,000.00 of movements on the TPIN alone over 24 hours, this one included) it also needs `stepUpCode`: without it the answer is 403 `step_up_required` (and, when two-factor sign-in is off, a 6-digit code is e-mailed, at most 5 an hour: 429 `step_up_rate_limited` past that); a wrong, reused, expired or spent code is 403 `step_up_invalid`. Neither refusal is stored as the Idempotency-Key's answer: send the same request with the same key and the code.",
+    requestExample: { accountNumber: '100000000042', tpin: '1234', stepUpCode: '492039' },
+    errorExample: { 403: { status: 'error', error: 'This movement needs a verification code. Enter the 6-digit code from your authenticator app.', code: 'step_up_required' } },
   },
   'POST /v1/payment/account': {
     operationId: 'listAccountPayments',
@@ -263,7 +265,8 @@ export const storeOperations: Record<string, OperationDoc> = {
   'POST /v1/payment-request/kestrel/complete-payment/:pRequestURLId': {
     operationId: 'payPaymentLinkByWallet',
     tag: 'Payment links',
-    description: "Pays a link from one of the caller's Kestrel wallets, with its TPIN.",
+    description: "Pays a link from one of the caller's Kestrel wallets, with its TPIN. Above the account's step-up threshold (US$ 1,000.00 of movements on the TPIN alone over 24 hours, this one included) it also needs `stepUpCode`: without it the answer is 403 `step_up_required` (and, when two-factor sign-in is off, a 6-digit code is e-mailed, at most 5 an hour: 429 `step_up_rate_limited` past that); a wrong, reused, expired or spent code is 403 `step_up_invalid`. Neither refusal is stored as the Idempotency-Key's answer: send the same request with the same key and the code.",
+    errorExample: { 403: { status: 'error', error: 'This movement needs a verification code. Enter the 6-digit code from your authenticator app.', code: 'step_up_required' } },
     requestExample: { email: 'dana@example.org', amount: '45.00', accountNumber: '1000000002', tpin: '4826' },
   },
   'GET /v1/payment/source': {

@@ -20,6 +20,9 @@ interface DemoHolder {
   account: Omit<CreateAccountInput, 'users' | 'balance' | 'gatewayFee' | 'paymentRequestFee'>;
 }
 
+/** The demo account whose float funds the browser journeys' holders (e2e/wallet.ts, fundFromDemo). */
+const DEMO_FLOAT_USER_NAME = 'bob';
+
 export const DEMO_HOLDERS: readonly DemoHolder[] = [
   {
     firstName: 'Alice',
@@ -113,6 +116,12 @@ export async function seedDemo(db: Db, secretKey?: string): Promise<DemoLogin[] 
         .executeTakeFirstOrThrow();
       const body = createAccountBody.parse({ ...holder.account, users: [{ userId: user.id, tpin: DEMO_TPIN }], balance: [{ currency: 'USD' }] });
       const account = await openAccount(trx, { ownerUserId: user.id, body, tpinHashFor: () => tpinHashFor(body.userName) });
+      if (holder.account.userName === DEMO_FLOAT_USER_NAME) {
+        // Demo bob funds every browser journey's new holders (US$ 40.00 each, many a day): his
+        // account moves without step-up (README, Step-up for large movements); alice and the
+        // others keep the default threshold, to try it with.
+        await trx.updateTable('accounts').set({ stepUpThresholdCents: 100_000_000_000 }).where('id', '=', account._id).execute();
+      }
       await postTransaction(trx, {
         kind: 'funding',
         transactionFor: 'Demo opening balance',

@@ -1,6 +1,7 @@
 import { TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS, type Cents, type Currency } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
+import { isStepUpKind, type StepUpArgs, type StepUpKind } from './step-up-kinds.ts';
 import { newTransactionId } from './ledger.service.ts';
 
 /**
@@ -9,6 +10,8 @@ import { newTransactionId } from './ledger.service.ts';
  * recipient, the idempotency record and the TPIN (with its lockout), and writes the ledger
  * transaction, its postings, both balances, the transfer row, both activities, the audit
  * entry and the idempotency record, all in one round trip and one database transaction.
+ * Above the sender's step-up threshold it also checks and spends the second factor
+ * (`step_up_check`), answering a `step_up_*` kind without it.
  *
  * It goes out as a named prepared statement (`namedStatement`): parsed once per connection,
  * then only bound and executed; the PL/pgSQL body's own statements are planned once per
@@ -32,6 +35,8 @@ export interface LedgerTransferInput {
   idempotencyKey: string | undefined;
   requestHash: string;
   ip: string;
+  /** The step-up argument (auth/step-up.ts): checked in the call above the sender's threshold. */
+  stepUp: StepUpArgs;
 }
 
 export type LedgerTransferOutcome =
@@ -40,6 +45,7 @@ export type LedgerTransferOutcome =
   | { kind: 'tpin_locked'; lockedUntil: Date; senderId: string }
   | { kind: 'tpin_legacy' | 'tpin_rekey'; senderId: string; senderUserName: string }
   | { kind: 'insufficient_funds' | 'idempotency_mismatch' | 'operator_locked'; senderId: string }
+  | { kind: StepUpKind; remaining: number | null; senderId: string }
   | { kind: 'session_invalid' | 'sender_not_found' | 'recipient_not_found' | 'same_account' };
 
 interface Row {
@@ -53,8 +59,8 @@ interface Row {
 
 // The name changes with the text: a connection that prepared the old text under the old name keeps it.
 const LEDGER_TRANSFER = namedStatement(
-  'ledger_transfer_v2',
-  'SELECT * FROM ledger_transfer($1, $2, $3, $4, $5, $6::uuid, $7, $8, $9::bigint, $10, $11, $12, $13, $14, $15::integer, $16::integer)',
+  'ledger_transfer_v3',
+  'SELECT * FROM ledger_transfer($1, $2, $3, $4, $5, $6::uuid, $7, $8, $9::bigint, $10, $11, $12, $13, $14, $15::integer, $16::integer, $17::jsonb)',
 );
 
 export async function ledgerTransfer(db: Db, input: LedgerTransferInput): Promise<LedgerTransferOutcome> {
@@ -76,6 +82,7 @@ export async function ledgerTransfer(db: Db, input: LedgerTransferInput): Promis
       input.ip,
       TPIN_MAX_FAILED_ATTEMPTS,
       TPIN_LOCK_MINUTES,
+      JSON.stringify(input.stepUp),
     ]),
   );
   const row = rows[0];
@@ -107,6 +114,7 @@ export async function ledgerTransfer(db: Db, input: LedgerTransferInput): Promis
     case 'operator_locked':
       return { kind: row.kind, senderId };
     default:
+      if (isStepUpKind(row.kind)) return { kind: row.kind, remaining: row.remaining, senderId };
       throw new Error(`ledger_transfer answered an unknown kind ${row.kind}`);
   }
 }

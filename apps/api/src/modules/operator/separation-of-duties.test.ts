@@ -1,4 +1,4 @@
-import { accountBodyFor, createHolder, createOperator, fundAccount, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { accountBodyFor, createHolder, createOperator, fundAccount, raiseStepUpThreshold, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { api, testServer } from '../../../test/harness.ts';
 import { createStore, postStore, storeFields, storeImages } from '../../../test/gateway-fixtures.ts';
 import { operatorMessages, storeMessages, withdrawMessages } from '@kestrel/shared';
@@ -39,6 +39,7 @@ async function auditActions(subjectId: string) {
 /** A Processing withdrawal of `amount` from a funded holder's account. */
 async function processingWithdrawal(amount: number, mover: Operator) {
   const h = await createHolder(Math.round(amount * 100) + 1_000);
+  await raiseStepUpThreshold(h.account.accountId); // four eyes, not step-up
   const created = await api('POST', '/v1/bank-withdraw/create', {
     token: h.user.token,
     body: {

@@ -96,6 +96,7 @@ export async function payPaymentRequestByWallet(
   pRequestUrlId: string,
   body: PayPaymentRequestByKestrelBody,
   idempotencyKey: string | undefined,
+  ip: string,
 ) {
   if (body.userId !== undefined && body.userId !== callerId) throw refuse('forbidden', { message: m.userMismatch });
   const { link, earlier } = await linkForAttemptOr404(ctx, pRequestUrlId, { caller: `user:${callerId}`, key: idempotencyKey });
@@ -114,6 +115,8 @@ export async function payPaymentRequestByWallet(
     payer,
     userId: callerId,
     tpin: body.tpin,
+    stepUpCode: body.stepUpCode,
+    ip,
     // Refused before the TPIN is tried, so a link that cannot be paid costs no attempt.
     open: async (fingerprint) => {
       if (earlier) return { kind: 'replay', answer: replayOf<LinkPaid>(earlier, fingerprint) };

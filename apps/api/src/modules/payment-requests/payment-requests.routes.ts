@@ -191,11 +191,11 @@ export const paymentRequestsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: pRequestURLIdParams,
         body: payPaymentRequestByKestrelBody,
-        response: { 200: paymentRequestPayAnswer, ...refusals('account_not_found', 'amount_mismatch', 'amount_out_of_range', 'fee_too_high', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'limit_exceeded', 'method_not_allowed', 'money_movement_locked', 'own_link', 'payment_request_disabled', 'payment_request_expired', 'payment_request_not_found', 'payment_request_owner_locked', 'tpin_incorrect', 'tpin_locked') },
+        response: { 200: paymentRequestPayAnswer, ...refusals('step_up_required', 'step_up_invalid', 'step_up_rate_limited', 'account_not_found', 'amount_mismatch', 'amount_out_of_range', 'fee_too_high', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'limit_exceeded', 'method_not_allowed', 'money_movement_locked', 'own_link', 'payment_request_disabled', 'payment_request_expired', 'payment_request_not_found', 'payment_request_owner_locked', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
-      const { answer, replayed } = await payPaymentRequestByWallet(app.ctx, callerId(request), request.params.pRequestURLId, request.body, idempotencyKeyOf(request));
+      const { answer, replayed } = await payPaymentRequestByWallet(app.ctx, callerId(request), request.params.pRequestURLId, request.body, idempotencyKeyOf(request), clientIp(request));
       if (replayed) reply.header('idempotent-replayed', 'true');
       return { status: 'success' as const, message: paymentRequestMessages.paid, data: answer };
     },

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { onReadDb } from '../../db/read-routing.ts';
 import { callerId, defineGuard, requireUser } from '../../http/guards.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
+import { clientIp } from '../../http/client-ip.ts';
 import { idempotencyKeyOf } from '../../http/idempotency.ts';
 import { gatewayStoreOf, hasStoreHeaders, refuseSuspendedStoreCheckout, requireStoreKey } from '../stores/store-key.guard.ts';
 import { getPaymentForOwner, getPaymentForStore, listAccountPayments, listStorePayments, paymentCountersOf } from './payment-views.ts';
@@ -163,11 +164,11 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
         headers: idempotencyHeader,
         params: paymentIdParams,
         body: kestrelPayBody,
-        response: { 200: completeAnswer, ...refusals('account_not_found', 'already_paid', 'attempt_in_progress', 'fee_too_high', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'own_store', 'payment_not_found', 'store_suspended', 'tpin_incorrect', 'tpin_locked') },
+        response: { 200: completeAnswer, ...refusals('step_up_required', 'step_up_invalid', 'step_up_rate_limited', 'account_not_found', 'already_paid', 'attempt_in_progress', 'fee_too_high', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'own_store', 'payment_not_found', 'store_suspended', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {
-      const { answer, replayed } = await payByWallet(app.ctx, callerId(request), request.params.paymentId, request.body, idempotencyKeyOf(request));
+      const { answer, replayed } = await payByWallet(app.ctx, callerId(request), request.params.paymentId, request.body, idempotencyKeyOf(request), clientIp(request));
       if (replayed) reply.header('idempotent-replayed', 'true');
       return { status: 'success' as const, message: paymentMessages.success, redirectUrl: answer.redirectUrl, data: answer.data };
     },

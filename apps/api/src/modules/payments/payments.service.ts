@@ -159,7 +159,7 @@ export async function getCheckout(ctx: AppContext, urlId: string): Promise<Check
  * pipeline (the payer's wallet pays the owner's wallet the amount less the fee, fee revenue
  * gets the fee).
  */
-export async function payByWallet(ctx: AppContext, callerId: string, paymentId: string, body: KestrelPayBody, idempotencyKey: string | undefined) {
+export async function payByWallet(ctx: AppContext, callerId: string, paymentId: string, body: KestrelPayBody, idempotencyKey: string | undefined, ip: string) {
   if (body.userId !== undefined && body.userId !== callerId) throw refuse('forbidden', { message: checkoutMessages.userMismatch });
   const payer = await findOwnedAccount(ctx.db, { userId: callerId }, body.accountNumber);
   if (!payer) throw refuse('account_not_found');
@@ -171,6 +171,8 @@ export async function payByWallet(ctx: AppContext, callerId: string, paymentId: 
     payer,
     userId: callerId,
     tpin: body.tpin,
+    stepUpCode: body.stepUpCode,
+    ip,
     open: (fingerprint) =>
       openPaymentForWallet(ctx, id, idempotency, fingerprint, (seen) => {
         if (payer.id === seen.accountId) throw refuse('own_store');

@@ -69,7 +69,7 @@ export const transfersRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Send an Idempotency-Key header to make retries safe: a replay returns the first answer and moves no money.',
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: transferBody,
-        response: { 200: successEnvelope(transferResult), ...refusals('account_not_found', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'recipient_not_found', 'same_account', 'tpin_incorrect', 'tpin_locked', 'transfer_retry') },
+        response: { 200: successEnvelope(transferResult), ...refusals('step_up_required', 'step_up_invalid', 'step_up_rate_limited', 'account_not_found', 'forbidden', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'recipient_not_found', 'same_account', 'tpin_incorrect', 'tpin_locked', 'transfer_retry') },
       },
     },
     async (request, reply) => {

@@ -5,6 +5,7 @@ import { requestHash } from '../../http/idempotency.ts';
 import { checkTpin, MoneyMovementLockedError, TpinLockedError, tpinMac, tpinMacV1 } from '../accounts/tpin.ts';
 import { InsufficientFundsError } from '../ledger/ledger.service.ts';
 import { ledgerTransfer } from '../ledger/transfer.ts';
+import { prepareStepUp, stepUpBinding, stepUpRefusal } from '../auth/step-up.ts';
 
 // Other modules read this module's tables through these (lint keeps them out of its repository).
 export { transfersForNotice } from './transfers.repository.ts';
@@ -59,17 +60,28 @@ export async function transferBalance(
   const amountCents = body.balance;
   const senderName = body.debitAccountKey.toLowerCase();
   const secret = ctx.config.secretKey;
+  const shownAmount = formatMoney(amountCents, body.currency);
+  // Above the sender's threshold the call also needs the second factor (auth/step-up.ts).
+  const movement = {
+    userId: caller.userId,
+    ip,
+    binding: stepUpBinding('transfer', senderName, body.creditAccountKey.toLowerCase(), body.currency, amountCents),
+    summary: `a transfer of ${shownAmount} to ${body.creditAccountKey}`,
+  };
+  const stepUp = await prepareStepUp(ctx, movement, body.stepUpCode);
   const base = {
     tokenHash: caller.tokenHash,
     senderKey: body.debitAccountKey,
     recipientKey: body.creditAccountKey,
     currency: body.currency,
     amountCents,
-    shownAmount: formatMoney(amountCents, body.currency),
+    shownAmount,
     idempotencyKey,
     // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
-    requestHash: requestHash(TRANSFER_ROUTE, { ...body, tpin: undefined, balance: amountCents }),
+    // So is the step-up code: the same request with the code it was refused for is the same request.
+    requestHash: requestHash(TRANSFER_ROUTE, { ...body, tpin: undefined, stepUpCode: undefined, balance: amountCents }),
     ip,
+    stepUp: stepUp.args,
   };
 
   const known = senderIds.get(senderName);
@@ -93,6 +105,7 @@ export async function transferBalance(
           rememberSender(senderName, { id: outcome.senderId, userName: macUserName });
           // The call wrote the transfer's notification event; its mails leave after this answer.
           ctx.notifications.ring();
+          if (stepUp.args.given) await stepUp.accepted();
         }
         return { result: outcome.body as TransferResult, replayed: outcome.kind === 'replay' };
       case 'session_invalid':
@@ -115,6 +128,14 @@ export async function transferBalance(
         const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
         throw refuse('tpin_incorrect', { message: `${messages.tpin.wrong}. ${left} before money movement is locked.`, fields: { tpin: messages.tpin.wrong } });
       }
+      case 'step_up_required_app':
+      case 'step_up_required_email':
+      case 'step_up_invalid_app':
+      case 'step_up_reused_app':
+      case 'step_up_invalid_email':
+      case 'step_up_expired_email':
+      case 'step_up_too_many_email':
+        throw await stepUpRefusal(ctx, movement, outcome.senderId, outcome.kind, outcome.remaining);
       case 'tpin_rekey':
       case 'tpin_legacy':
         if (outcome.kind === 'tpin_legacy') {

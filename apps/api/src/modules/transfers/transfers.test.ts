@@ -1,7 +1,7 @@
 import { messages } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
-import { createAccount, createHolder, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createAccount, createHolder, createUser, fundAccount, raiseStepUpThreshold, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 
 async function balanceCents(user: TestUser, account: TestAccount): Promise<number> {
@@ -211,6 +211,9 @@ describe('conservation under concurrency', () => {
     const holders = await Promise.all(Array.from({ length: 8 }, () => createHolder(100_000)));
     const { db } = await testServer();
     const ids = holders.map((h) => h.account.accountId);
+    // Conservation, not step-up (auth/step-up.test.ts): these accounts move far more than
+    // US$ 1,000.00 a day on the TPIN alone.
+    await Promise.all(ids.map((id) => raiseStepUpThreshold(id)));
     const total = async () => {
       // Folded balance plus pending credits: a contended wallet's credits wait in ledger_pending_credits.
       const rows = await db.selectFrom('walletBalances').select(['balanceCents']).where('accountId', 'in', ids).execute();

@@ -2,6 +2,7 @@ import type { Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
+import { isStepUpKind, type StepUpArgs, type StepUpKind } from '../ledger/step-up-kinds.ts';
 
 /*
  * The withdrawals' database steps, each one call of a function in db/functions, sent as a
@@ -49,17 +50,20 @@ export interface WithdrawalRequestInput {
   idempotency: Idempotency;
   /** The answer without its times (the row's are added). */
   answer: Record<string, unknown>;
+  /** The step-up argument (auth/step-up.ts): checked in the call above the account's threshold. */
+  stepUp: StepUpArgs;
 }
 
 export type WithdrawalRequestOutcome =
   | { kind: 'ok' | 'replay'; bodyText: string }
   | { kind: 'tpin_locked'; lockedUntil: Date }
-  | { kind: 'idempotency_mismatch' | 'account_missing' | 'money_movement_locked' | 'insufficient_funds' };
+  | { kind: 'idempotency_mismatch' | 'account_missing' | 'money_movement_locked' | 'insufficient_funds' }
+  | { kind: StepUpKind; remaining: number | null };
 
 // The name changes with the text: a connection that prepared the old text under the old name keeps it.
 const WITHDRAWAL_REQUEST = namedStatement(
-  'withdrawal_request_v1',
-  'SELECT kind, body::text AS body_text, locked_until FROM withdrawal_request($1::jsonb, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6, $7, $8, $9::jsonb)',
+  'withdrawal_request_v2',
+  'SELECT kind, body::text AS body_text, locked_until FROM withdrawal_request($1::jsonb, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6, $7, $8, $9::jsonb, $10::jsonb)',
 );
 
 export async function withdrawalRequest(db: Db, input: WithdrawalRequestInput): Promise<WithdrawalRequestOutcome> {
@@ -74,6 +78,7 @@ export async function withdrawalRequest(db: Db, input: WithdrawalRequestInput): 
       input.idempotency.key ?? null,
       input.idempotency.requestHash,
       JSON.stringify(input.answer),
+      JSON.stringify(input.stepUp),
     ]),
   );
   const row = rows[0];
@@ -92,6 +97,10 @@ export async function withdrawalRequest(db: Db, input: WithdrawalRequestInput): 
     case 'insufficient_funds':
       return { kind: row.kind };
     default:
+      if (isStepUpKind(row.kind)) {
+        const remaining = row.bodyText === null ? null : ((JSON.parse(row.bodyText) as { remaining?: number | null }).remaining ?? null);
+        return { kind: row.kind, remaining };
+      }
       throw new Error(`withdrawal_request answered an unknown kind ${row.kind}`);
   }
 }

@@ -36,7 +36,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod = async (app) => {
         description: 'Send an Idempotency-Key header to make retries safe: a replay returns the first answer and holds no more money.',
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: createWithdrawalBody,
-        response: { 201: successEnvelope(withdrawalView), ...refusals('account_not_found', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'tpin_incorrect', 'tpin_locked') },
+        response: { 201: successEnvelope(withdrawalView), ...refusals('step_up_required', 'step_up_invalid', 'step_up_rate_limited', 'account_not_found', 'idempotency_key_reused', 'insufficient_balance', 'invalid_idempotency_key', 'money_movement_locked', 'tpin_incorrect', 'tpin_locked') },
       },
     },
     async (request, reply) => {

@@ -19,6 +19,7 @@ import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { refuse } from '../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../http/idempotency.ts';
+import { prepareStepUp, stepUpBinding, stepUpRefusal } from '../auth/step-up.ts';
 import { checkTpin, MoneyMovementLockedError, TpinLockedError } from '../accounts/tpin.ts';
 import { findOwnedAccount, isUuid } from '../../http/ownership.ts';
 import { InsufficientFundsError, newTransactionId } from '../ledger/ledger.service.ts';
@@ -87,13 +88,23 @@ export async function createWithdrawal(
 
   const caller = `user:${callerId}`;
   // The TPIN is left out of the stored request hash: a hash of 4 digits is easily reversed.
-  const fingerprint = requestHash('POST /v1/bank-withdraw/create', { ...body, tpin: undefined, amount: amountCents });
+  // So is the step-up code: the same request with the code it was refused for is the same request.
+  const fingerprint = requestHash('POST /v1/bank-withdraw/create', { ...body, tpin: undefined, stepUpCode: undefined, amount: amountCents });
   // A replay gets the first answer without a TPIN check, as every idempotent route.
   if (idempotencyKey) {
     const earlier = await storedAnswer<WithdrawalView>(ctx.db, caller, idempotencyKey, fingerprint);
     if (earlier) return { result: earlier.body, replayed: true };
   }
   await checkTpin(ctx.db, ctx.config.secretKey, account.id, body.tpin, callerId, account);
+  const shown = formatMoney(amountCents, body.currency);
+  // Above the account's threshold the call also needs the second factor (auth/step-up.ts).
+  const movement = {
+    userId: callerId,
+    ip,
+    binding: stepUpBinding('withdrawal', account.id, body.currency, amountCents, body.bankAccountNumber, body.routingNumber),
+    summary: `a withdrawal of ${shown} to ${body.bankName} (${maskBankAccountNumber(body.bankAccountNumber)})`,
+  };
+  const stepUp = await prepareStepUp(ctx, movement, body.stepUpCode);
 
   // Everything else is one call (withdrawal_request): the locks decided again under the
   // account's row lock, the hold, the row, the activity, the audit entry and the key.
@@ -117,7 +128,6 @@ export async function createWithdrawal(
   };
   // The answer is the view of the row about to be written; its two times are the row's, added by the call.
   const { createdAt: _createdAt, updatedAt: _updatedAt, ...answer } = view({ ...row, holdTransactionId: 0, returnTransactionId: null, createdAt: new Date(0), updatedAt: new Date(0) }, account.accountNumber);
-  const shown = formatMoney(amountCents, body.currency);
   const outcome = await withdrawalRequest(ctx.db, {
     withdrawal: {
       id,
@@ -146,12 +156,16 @@ export async function createWithdrawal(
     },
     idempotency: { caller, key: idempotencyKey, requestHash: fingerprint },
     answer,
+    stepUp: stepUp.args,
   });
   switch (outcome.kind) {
     case 'ok':
     case 'replay':
       // 'ok' wrote the owner's notification event (Pending); its mail leaves after this answer.
-      if (outcome.kind === 'ok') ctx.notifications.ring();
+      if (outcome.kind === 'ok') {
+        ctx.notifications.ring();
+        if (stepUp.args.given) await stepUp.accepted();
+      }
       return { result: JSON.parse(outcome.bodyText) as WithdrawalView, replayed: outcome.kind === 'replay' };
     case 'idempotency_mismatch':
       throw idempotencyKeyReused();
@@ -163,6 +177,8 @@ export async function createWithdrawal(
       throw new TpinLockedError(outcome.lockedUntil);
     case 'insufficient_funds':
       throw new InsufficientFundsError();
+    default:
+      throw await stepUpRefusal(ctx, movement, account.id, outcome.kind, outcome.remaining);
   }
 }
 

@@ -1,4 +1,4 @@
-import { recipient as recipientSchema, recipientList, RECIPIENT_SEARCH_MIN_LENGTH, transferResult, type TransferInput } from '@kestrel/shared';
+import { isStepUpRefusal, recipient as recipientSchema, recipientList, RECIPIENT_SEARCH_MIN_LENGTH, transferResult, type TransferInput } from '@kestrel/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, http, segment } from '../../lib/http.ts';
 import { pendingTransferKey, settlePendingTransfer } from './pending-transfer-key.ts';
@@ -100,7 +100,9 @@ type AccountRef = { _id: string; accountNumber: string };
  * transfer again, even after reloading the page, the same key goes with it, so a first
  * attempt that did reach the server is answered again instead of moving the money twice. A
  * different amount or recipient is a new transfer with a new key. The server records only
- * successful transfers under a key, so a refusal (a wrong TPIN, say) settles the key too.
+ * successful transfers under a key, so a refusal (a wrong TPIN, say) settles the key too —
+ * except a step-up refusal (403 step_up_required / step_up_invalid), answered again with the
+ * verification code under the same key.
  */
 export function useTransferBalance() {
   const queryClient = useQueryClient();
@@ -114,7 +116,8 @@ export function useTransferBalance() {
         return data;
       } catch (error) {
         // A refusal is an answer; no answer (status 0) or a server fault may hide a transfer that went through.
-        if (error instanceof ApiError && error.status > 0 && error.status < 500) settlePendingTransfer(body);
+        // A step-up refusal keeps the key: the same transfer is sent again with its verification code.
+        if (error instanceof ApiError && error.status > 0 && error.status < 500 && !isStepUpRefusal(error.code)) settlePendingTransfer(body);
         throw error;
       }
     },

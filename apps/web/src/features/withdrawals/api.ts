@@ -78,7 +78,8 @@ export function useCreateWithdrawal() {
   const requestKey = useRequestKey();
   return useMutation({
     mutationFn: async (body: CreateWithdrawalInput) => {
-      const key = requestKey.keyFor(JSON.stringify({ ...body, tpin: undefined }));
+      // Nor the step-up code: the request refused for it is sent again with it under the same key.
+      const key = requestKey.keyFor(JSON.stringify({ ...body, tpin: undefined, stepUpCode: undefined }));
       return http.post('/v1/bank-withdraw/create', body, (c) => c.withdrawalView, { headers: { 'Idempotency-Key': key } });
     },
     onSuccess: (_result, body) => {

@@ -1,6 +1,7 @@
 import type { Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../../db/database.ts';
+import { isStepUpKind, type StepUpArgs, type StepUpKind } from '../../ledger/step-up-kinds.ts';
 
 /**
  * The collect pipeline's database step: one call of the `collect_post` function
@@ -34,6 +35,8 @@ export interface CollectPostInput {
   idempotencyKey: string | undefined;
   requestHash: string;
   answer: unknown;
+  /** A wallet payer's step-up argument (auth/step-up.ts); null for a card. */
+  stepUp: StepUpArgs | null;
 }
 
 export type CollectPostKind =
@@ -49,12 +52,16 @@ export type CollectPostKind =
   | 'owner_locked'
   | 'insufficient_funds';
 
-export type CollectPostOutcome = { kind: 'replay'; bodyText: string } | { kind: 'tpin_locked'; lockedUntil: Date } | { kind: Exclude<CollectPostKind, 'replay' | 'tpin_locked'> };
+export type CollectPostOutcome =
+  | { kind: 'replay'; bodyText: string }
+  | { kind: 'tpin_locked'; lockedUntil: Date }
+  | { kind: Exclude<CollectPostKind, 'replay' | 'tpin_locked'> }
+  | { kind: StepUpKind; remaining: number | null };
 
 // The name changes with the text: a connection that prepared the old text under the old name keeps it.
 const COLLECT_POST = namedStatement(
-  'collect_post_v1',
-  'SELECT kind, body::text AS body_text, locked_until FROM collect_post($1, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6, $7::bigint, $8::bigint, $9, $10, $11, $12::uuid, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17::jsonb, $18, $19, $20, $21::jsonb)',
+  'collect_post_v2',
+  'SELECT kind, body::text AS body_text, locked_until FROM collect_post($1, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6, $7::bigint, $8::bigint, $9, $10, $11, $12::uuid, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17::jsonb, $18, $19, $20, $21::jsonb, $22::jsonb)',
 );
 
 const KINDS = new Set<string>(['ok', 'idempotency_mismatch', 'money_movement_locked', 'already_paid', 'attempt_in_progress', 'limit_exceeded', 'link_unavailable', 'owner_locked', 'insufficient_funds']);
@@ -83,6 +90,7 @@ export async function collectPost(db: Db, input: CollectPostInput): Promise<Coll
       input.idempotencyKey ?? null,
       input.requestHash,
       JSON.stringify(input.answer),
+      input.stepUp === null ? null : JSON.stringify(input.stepUp),
     ]),
   );
   const row = rows[0];
@@ -94,6 +102,10 @@ export async function collectPost(db: Db, input: CollectPostInput): Promise<Coll
   if (row.kind === 'tpin_locked') {
     if (!row.lockedUntil) throw new Error('collect_post answered tpin_locked without a time');
     return { kind: 'tpin_locked', lockedUntil: row.lockedUntil };
+  }
+  if (isStepUpKind(row.kind)) {
+    const remaining = row.bodyText === null ? null : ((JSON.parse(row.bodyText) as { remaining?: number | null }).remaining ?? null);
+    return { kind: row.kind, remaining };
   }
   if (!KINDS.has(row.kind)) throw new Error(`collect_post answered an unknown kind ${row.kind}`);
   return { kind: row.kind as Exclude<CollectPostKind, 'replay' | 'tpin_locked'> };

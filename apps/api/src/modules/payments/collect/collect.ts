@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { paymentMessages, type Cents, type Currency } from '@kestrel/shared';
+import { formatMoney, paymentMessages, type Cents, type Currency } from '@kestrel/shared';
 import type { AppContext } from '../../../context.ts';
 import { refuse, Refusal } from '../../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
 import { checkTpin, MoneyMovementLockedError, TpinLockedError, type TpinState } from '../../accounts/tpin.ts';
 import type { AuditEntry } from '../../audit/audit.ts';
+import { prepareStepUp, stepUpBinding, stepUpRefusal, type PreparedStepUp, type StepUpMovement } from '../../auth/step-up.ts';
 import { InsufficientFundsError, newTransactionId } from '../../ledger/ledger.service.ts';
 import { voidUnlessRecorded, type CardProcessor, type ChargeOutcome } from '../card-processor.ts';
 import type { CheckedCard } from '../card-input.ts';
@@ -166,7 +167,14 @@ async function earlierAnswer<A>(ctx: AppContext, scope: IdempotencyScope, finger
 }
 
 /** The database step of one collect, in one call; answers the answer (or the stored first one) or throws the refusal. */
-async function post<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: string, target: Collectible<A>, source: CollectSource): Promise<{ answer: A; replayed: boolean }> {
+async function post<A>(
+  ctx: AppContext,
+  scope: IdempotencyScope,
+  fingerprint: string,
+  target: Collectible<A>,
+  source: CollectSource,
+  stepUp?: { prepared: PreparedStepUp; movement: StepUpMovement },
+): Promise<{ answer: A; replayed: boolean }> {
   const transactionId = newTransactionId();
   const described = target.describe(transactionId, source);
   // A card payment names its processor and the processor's reference: reconciliation matches
@@ -200,11 +208,13 @@ async function post<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: st
     idempotencyKey: scope.key,
     requestHash: fingerprint,
     answer: described.answer,
+    stepUp: stepUp?.prepared.args ?? null,
   });
   switch (outcome.kind) {
     case 'ok':
       // The call wrote the receipt's and the payee's notification event; their mails leave after this answer.
       ctx.notifications.ring();
+      if (stepUp?.prepared.args.given) await stepUp.prepared.accepted();
       return { answer: described.answer, replayed: false };
     case 'replay':
       return { answer: JSON.parse(outcome.bodyText) as A, replayed: true };
@@ -216,6 +226,15 @@ async function post<A>(ctx: AppContext, scope: IdempotencyScope, fingerprint: st
       throw new MoneyMovementLockedError();
     case 'insufficient_funds':
       throw new InsufficientFundsError();
+    case 'step_up_required_app':
+    case 'step_up_required_email':
+    case 'step_up_invalid_app':
+    case 'step_up_reused_app':
+    case 'step_up_invalid_email':
+    case 'step_up_expired_email':
+    case 'step_up_too_many_email':
+      if (!stepUp || source.kind !== 'wallet') throw new Error(`collect_post answered ${outcome.kind} for a card`);
+      throw await stepUpRefusal(ctx, stepUp.movement, source.payer.id, outcome.kind, outcome.remaining);
     default:
       throw await target.refusal(outcome.kind);
   }
@@ -317,6 +336,10 @@ export interface WalletCollect<A> {
   payer: WalletPayer;
   userId: string;
   tpin: string;
+  /** The body's stepUpCode: needed above the payer's step-up threshold (auth/step-up.ts). */
+  stepUpCode: string | undefined;
+  /** The caller's address (the second-factor throttle counts by it). */
+  ip: string;
   /**
    * The key's earlier answer (`fingerprint`: the request's hash, without the TPIN), then the
    * record re-read and what stops the payment thrown (before the TPIN is tried, so it costs
@@ -335,14 +358,23 @@ export async function collectByWallet<A>(ctx: AppContext, options: WalletCollect
   const { payer, userId } = options;
   const scope = options.idempotency;
   // The TPIN is left out of the stored request hash: a hash of a few digits is easily reversed.
-  const fingerprint = requestHash(scope.route, { ...scope.body, tpin: undefined, userId });
+  // So is the step-up code: the same request with the code it was refused for is the same request.
+  const fingerprint = requestHash(scope.route, { ...scope.body, tpin: undefined, stepUpCode: undefined, userId });
   try {
     const opened = await options.open(fingerprint);
     if (opened.kind === 'replay') return { answer: opened.answer, replayed: true };
     const { target } = opened;
     await checkTpin(ctx.db, ctx.config.secretKey, payer.id, options.tpin, userId, payer);
+    // Above the payer's threshold the call also needs the second factor (auth/step-up.ts).
+    const movement: StepUpMovement = {
+      userId,
+      ip: options.ip,
+      binding: stepUpBinding('pay', target.target, target.recordId, payer.id, target.currency, target.amountCents),
+      summary: `a wallet payment of ${formatMoney(target.amountCents, target.currency)}`,
+    };
+    const prepared = await prepareStepUp(ctx, movement, options.stepUpCode);
     // The TPIN and operator locks are decided again in the call, under the account's row lock.
-    return await post(ctx, scope, fingerprint, target, { kind: 'wallet', payer, userId });
+    return await post(ctx, scope, fingerprint, target, { kind: 'wallet', payer, userId }, { prepared, movement });
   } catch (error) {
     await keepRefusal(ctx, options.refused, error, walletRefusalSource(payer.accountNumber));
     throw error;

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import toast from 'react-hot-toast';
+import { stepUpMessages, stepUpText } from '@kestrel/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PortalUserContext } from '../../../lib/portal-user.ts';
 import { accountFixture, userProfileFixture } from '../../../test/fixtures.ts';
@@ -239,5 +240,53 @@ describe('the Complete Transfer form', () => {
     renderTransfer('/fund-transfer/crypto/recipient/grace');
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
     expect(calls).toEqual([]);
+  });
+
+  it('above the step-up threshold: asks for the e-mailed "Verification code", refuses an empty one, shows a wrong one under the field, and resends the same transfer with the same key', async () => {
+    const answers = [
+      { status: 403, body: { status: 'error', error: stepUpMessages.requiredEmail, code: 'step_up_required' } },
+      { status: 403, body: { status: 'error', error: stepUpMessages.invalidEmail(4), code: 'step_up_invalid', fields: { stepUpCode: stepUpMessages.invalidEmail(4) } } },
+      sent('1500', '100'),
+    ];
+    const calls = stubApi({ ...lookups, [transferPath]: () => answers.shift()! });
+    const { user } = renderTransfer();
+    expect(screen.queryByLabelText(stepUpText.label)).toBeNull();
+    await fill(user, '1500', '1234');
+    await send(user);
+
+    const field = await screen.findByLabelText(stepUpText.label);
+    expect(screen.getByText(stepUpText.hintEmail)).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    // Not an error: no failure toast.
+    expect(screen.queryByText('Fund transfer failed!')).toBeNull();
+
+    // Sent empty: the form says so and sends nothing.
+    await send(user);
+    await waitFor(() => expect(fieldError(stepUpText.label)).toBe(stepUpMessages.codeRequired));
+    expect(writes(calls)).toHaveLength(1);
+
+    await user.type(field, '000000');
+    await send(user);
+    await waitFor(() => expect(fieldError(stepUpText.label)).toBe(stepUpMessages.invalidEmail(4)));
+    await waitFor(() => expect((screen.getByLabelText(stepUpText.label) as HTMLInputElement).value).toBe(''));
+
+    await user.type(screen.getByLabelText(stepUpText.label), '492039');
+    await send(user);
+    expect(await screen.findByText('Fund transfer successfull')).toBeTruthy();
+
+    const bodies = writes(calls).map((call) => call[2] as { stepUpCode?: string; tpin: string; balance: string });
+    expect(bodies.map((body) => body.stepUpCode)).toEqual([undefined, '000000', '492039']);
+    expect(bodies.every((body) => body.tpin === '1234' && body.balance === '1500.00')).toBe(true);
+    const keys = calls.filter((call: StubbedCall) => call.method === 'POST').map((call) => call.headers.get('Idempotency-Key'));
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('with 2FA on, the step-up hint names the authenticator app', async () => {
+    stubApi({ ...lookups, [transferPath]: { status: 403, body: { status: 'error', error: stepUpMessages.requiredApp, code: 'step_up_required' } } });
+    const { user } = renderTransfer();
+    await fill(user, '1500', '1234');
+    await send(user);
+    expect(await screen.findByLabelText(stepUpText.label)).toBeTruthy();
+    expect(screen.getByText(stepUpText.hintApp)).toBeTruthy();
   });
 });

@@ -4,6 +4,11 @@ import {
   CURRENCIES,
   CURRENCY_PREFIX,
   formatMoney,
+  STEP_UP_INVALID,
+  STEP_UP_REQUIRED,
+  stepUpHintFor,
+  stepUpMessages,
+  stepUpText,
   transferForm,
   transferMessages,
   type Cents,
@@ -11,7 +16,7 @@ import {
   type TransferFormInput,
   type TransferFormValues,
 } from '@kestrel/shared';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -46,7 +51,7 @@ const unsureMessage = `Fund transfer failed! ${unsureHint}`;
 const readOnlyStyle = { backgroundColor: 'var(--color-slate-50, #f8fafc)' } as const;
 
 /** The server's field names in POST /v1/account/transfer_balance, mapped to the form's. */
-const formFieldOf: Record<string, keyof TransferFormInput> = { currency: 'currency', balance: 'amount', tpin: 'tpin' };
+const formFieldOf: Record<string, keyof TransferFormInput> = { currency: 'currency', balance: 'amount', tpin: 'tpin', stepUpCode: 'stepUpCode' };
 
 const displayName = (account: Pick<Recipient, 'accountType' | 'accountHolderName' | 'businessName'>) =>
   accountDisplayName({
@@ -113,6 +118,10 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
   const senderHintId = useId();
   const recipientHintId = useId();
   const previewId = useId();
+  const stepUpHintId = useId();
+  const stepUpFieldId = useId();
+  /** Above the step-up threshold (403 step_up_required): the hint of the "Verification code" field. */
+  const [stepUpHint, setStepUpHint] = useState<string | null>(null);
 
   const {
     register,
@@ -122,7 +131,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
     setValue,
     setFocus,
     formState: { errors },
-  } = useForm<TransferFormInput, unknown, TransferFormValues>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '' } });
+  } = useForm<TransferFormInput, unknown, TransferFormValues>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '', stepUpCode: '' } });
   const [amountText, currency] = useWatch({ control, name: ['amount', 'currency'] });
 
   const done = transfer.isSuccess;
@@ -130,6 +139,10 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
     // The submit button the user pressed is gone; put focus on its replacement.
     if (done) backButton.current?.focus();
   }, [done]);
+  useEffect(() => {
+    // The field the server asked for has just appeared: the next thing to type.
+    if (stepUpHint) setFocus('stepUpCode');
+  }, [stepUpHint, setFocus]);
 
   const searchPath = transferPaths.recipientSearch(WALLET_AREA);
   const back = <BackLink to={searchPath}>Choose another recipient</BackLink>;
@@ -194,6 +207,12 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
 
   const onSubmit = (values: TransferFormValues) => {
     if (transfer.isPending || done) return;
+    const stepUpCode = values.stepUpCode?.trim() ?? '';
+    if (stepUpHint && stepUpCode === '') {
+      setError('stepUpCode', { message: stepUpMessages.codeRequired });
+      setFocus('stepUpCode');
+      return;
+    }
     // A new attempt clears the last one's refusal: a success never shows beside a stale 'Incorrect TPIN'.
     toast.dismiss(TRANSFER_ERROR_TOAST);
     transfer.mutate(
@@ -207,11 +226,18 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
           currency: values.currency,
           balance: centsToDecimalString(values.amount),
           tpin: values.tpin,
+          ...(stepUpHint && stepUpCode ? { stepUpCode } : {}),
         },
       },
       {
         onSuccess: () => toast.success(transferMessages.success),
         onError: (error) => {
+          if (error instanceof ApiError && error.code === STEP_UP_REQUIRED) {
+            // Not a failure: the field appears, with where the code comes from (the app, or the mail just sent).
+            setStepUpHint(stepUpHintFor(error.message));
+            setValue('stepUpCode', '');
+            return;
+          }
           // No answer (network) or a server fault may hide a transfer that went through: say that
           // sending again is safe. When the server did explain itself, its words come first.
           const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
@@ -225,6 +251,10 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
           if (error.code === 'tpin_incorrect' || error.status === 423) {
             setValue('tpin', '');
             setFocus('tpin');
+          }
+          if (error.code === STEP_UP_INVALID) {
+            setValue('stepUpCode', '');
+            setFocus('stepUpCode');
           }
         },
       },
@@ -296,6 +326,26 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
               error={errors.tpin?.message}
               {...register('tpin')}
             />
+
+            {stepUpHint && (
+              <div className="min-w-0">
+                <FloatingField
+                  label={stepUpText.label}
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={11}
+                  className="sm:max-w-[16rem]"
+                  id={stepUpFieldId}
+                  // The field's own error (FloatingField's id) and where the code comes from.
+                  aria-describedby={errors.stepUpCode ? `${stepUpFieldId}-error ${stepUpHintId}` : stepUpHintId}
+                  error={errors.stepUpCode?.message}
+                  {...register('stepUpCode')}
+                />
+                <p id={stepUpHintId} className="mt-1.5 text-sm text-slate-700">
+                  {stepUpHint}
+                </p>
+              </div>
+            )}
           </fieldset>
 
           {done && <TransferDone result={transfer.data} recipient={to} />}

@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
+import { stepUpMessages, stepUpText } from '@kestrel/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accountFixture } from '../../../test/fixtures.ts';
-import { renderPage, signedIn, signIn, stubApi, writes } from '../../../test/render.tsx';
+import { renderPage, signedIn, signIn, stubApi, writes, type StubbedCall } from '../../../test/render.tsx';
 import { NewWithdrawForm } from './NewWithdrawForm.tsx';
 
 const accountAnswer = { [`GET /v1/account/${signedIn.account.accountNumber}`]: { status: 200, body: { status: 'success', data: accountFixture() } } };
@@ -108,5 +109,26 @@ describe('the new bank withdraw form', () => {
     await fillUnitedStates(user);
     await user.click(screen.getByRole('button', { name: 'Request withdraw' }));
     expect(await screen.findByText('Withdraw request failed! Sending it again is safe: the money will not be held twice.')).toBeTruthy();
+  });
+
+  it('above the step-up threshold: asks for the Verification code and sends the same request again with it, under the same key', async () => {
+    const answers = [
+      { status: 403, body: { status: 'error', error: stepUpMessages.requiredEmail, code: 'step_up_required' } },
+      { status: 200, body: { status: 'success', data: withdrawal } },
+    ];
+    const calls = stubApi({ ...accountAnswer, 'POST /v1/bank-withdraw/create': () => answers.shift()! });
+    const { user } = renderPage(<NewWithdrawForm />, { path: '/bank/withdraw/new', routes: { '/withdraw/bank': <p>withdrawals</p> } });
+    await fillUnitedStates(user, { Amount: '1500' });
+    await user.click(screen.getByRole('button', { name: 'Request withdraw' }));
+    const field = await screen.findByLabelText(stepUpText.label);
+    expect(screen.getByText(stepUpText.hintEmail)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Request withdraw' }));
+    await waitFor(() => expect(fieldError(stepUpText.label)).toBe(stepUpMessages.codeRequired));
+    await user.type(field, '492039');
+    await user.click(screen.getByRole('button', { name: 'Request withdraw' }));
+    expect(await screen.findByText('withdrawals')).toBeTruthy();
+    const posts = calls.filter((call: StubbedCall) => call.method === 'POST');
+    expect(posts.map((call) => (call.body as { stepUpCode?: string }).stepUpCode)).toEqual([undefined, '492039']);
+    expect(new Set(posts.map((call) => call.headers.get('Idempotency-Key'))).size).toBe(1);
   });
 });

@@ -5,6 +5,11 @@ import {
   CURRENCIES,
   formatMoney,
   parseAmount,
+  STEP_UP_INVALID,
+  STEP_UP_REQUIRED,
+  stepUpHintFor,
+  stepUpMessages,
+  stepUpText,
   US_BANK_ACCOUNT_TYPES,
   WITHDRAW_COUNTRIES,
   withdrawForm,
@@ -12,6 +17,7 @@ import {
   withdrawMessages,
   type WithdrawFormValues,
 } from '@kestrel/shared';
+import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
@@ -47,6 +53,10 @@ export function NewWithdrawForm() {
   const account = useAccount(accountNumber);
   const create = useCreateWithdrawal();
   const navigate = useNavigate();
+  const stepUpHintId = useId();
+  const stepUpFieldId = useId();
+  /** Above the step-up threshold (403 step_up_required): the hint of the "Verification code" field. */
+  const [stepUpHint, setStepUpHint] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -68,8 +78,13 @@ export function NewWithdrawForm() {
       currency: 'USD',
       amount: '',
       tpin: '',
+      stepUpCode: '',
     },
   });
+  useEffect(() => {
+    // The field the server asked for has just appeared: the next thing to type.
+    if (stepUpHint) setFocus('stepUpCode');
+  }, [stepUpHint, setFocus]);
   const country = useWatch({ control, name: 'country' });
   const balance = account.data?.balance.find((entry) => entry.currency === 'USD');
   const availableCents = balance ? apiCents(balance.amount) : undefined;
@@ -78,6 +93,12 @@ export function NewWithdrawForm() {
     if (create.isPending || !accountNumber) return;
     const amount = parseAmount(values.amount);
     if (!amount.ok) return;
+    const stepUpCode = values.stepUpCode?.trim() ?? '';
+    if (stepUpHint && stepUpCode === '') {
+      setError('stepUpCode', { message: stepUpMessages.codeRequired });
+      setFocus('stepUpCode');
+      return;
+    }
     create.mutate(
       {
         accountNumber,
@@ -92,6 +113,7 @@ export function NewWithdrawForm() {
         accountHolderName: values.accountHolderName,
         currency: 'USD',
         amount: centsToDecimalString(amount.cents),
+        ...(stepUpHint && stepUpCode ? { stepUpCode } : {}),
       },
       {
         onSuccess: () => {
@@ -99,11 +121,22 @@ export function NewWithdrawForm() {
           void navigate('/withdraw/bank');
         },
         onError: (error) => {
+          if (error instanceof ApiError && error.code === STEP_UP_REQUIRED) {
+            // Not a failure: the field appears, with where the code comes from (the app, or the mail just sent).
+            setStepUpHint(stepUpHintFor(error.message));
+            setValue('stepUpCode', '');
+            return;
+          }
           const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
           toast.error(unsure ? unsureMessage : errorMessage(error, failedMessage));
           if (!(error instanceof ApiError)) return;
           for (const [field, message] of Object.entries(error.fields ?? {})) {
             if (isFormField(field)) setError(field, { message });
+          }
+          if (error.code === STEP_UP_INVALID) {
+            setError('stepUpCode', { message: error.fields?.stepUpCode ?? error.message });
+            setValue('stepUpCode', '');
+            setFocus('stepUpCode');
           }
           if (error.code === 'tpin_incorrect' || error.status === 423) {
             setValue('tpin', '');
@@ -182,6 +215,24 @@ export function NewWithdrawForm() {
           error={errors.tpin?.message}
           {...register('tpin')}
         />
+        {stepUpHint && (
+          <div className="min-w-0">
+            <FloatingField
+              id={stepUpFieldId}
+              label={stepUpText.label}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={11}
+              // The field's own error (FloatingField's id) and where the code comes from.
+              aria-describedby={errors.stepUpCode ? `${stepUpFieldId}-error ${stepUpHintId}` : stepUpHintId}
+              error={errors.stepUpCode?.message}
+              {...register('stepUpCode')}
+            />
+            <p id={stepUpHintId} className="mt-1.5 text-sm text-slate-700">
+              {stepUpHint}
+            </p>
+          </div>
+        )}
       </div>
       <p className="text-sm text-slate-600">
         The amount leaves your balance now and is held until the payout is made. If the bank refuses it, it comes back to your wallet.

@@ -87,8 +87,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
                 { name: 'router', test: /node_modules[\\/](react-router|cookie|set-cookie-parser)[\\/]/ },
                 // The first pages' form basics (login, signup and the two pay pages use them; the tabs
                 // only the pay pages, 0.7 KB more for the sign-in pages): one chunk instead of four,
-                // each of which costs a request and its gzip frame on the budgeted pay pages.
-                { name: 'form-basics', test: /src[\\/](components[\\/](FloatingField|Tabs)|lib[\\/](plain-form|hydrated))\.tsx?$/ },
+                // each of which costs a request and its gzip frame on the budgeted pay pages. The step-up
+                // answer codes (a few bytes the pay pages' wallet form tells a refusal by) join them.
+                { name: 'form-basics', test: /src[\\/](components[\\/](FloatingField|Tabs)|lib[\\/](plain-form|hydrated)|step-up-codes)\.tsx?$/ },
               ],
             },
           },

@@ -22,12 +22,8 @@ export const stepUpText = {
   hintEmail: 'Enter the 6-digit code we just e-mailed to you.',
 } as const;
 
-/** The answer codes of a refused step-up (all 403). */
-export const STEP_UP_REQUIRED = 'step_up_required';
-export const STEP_UP_INVALID = 'step_up_invalid';
-
-/** Whether an answer's code is a step-up refusal (the Idempotency-Key stays for the retry with the code). */
-export const isStepUpRefusal = (code: string | undefined): boolean => code === STEP_UP_REQUIRED || code === STEP_UP_INVALID;
-
 /** The hint beside the "Verification code" field for a step_up_required answer's message. */
 export const stepUpHintFor = (message: string): string => (message === stepUpMessages.requiredApp ? stepUpText.hintApp : stepUpText.hintEmail);
+
+// The answer codes live in their own module (no texts), so a pay page can tell a step-up refusal without carrying these texts.
+export { isStepUpRefusal, STEP_UP_INVALID, STEP_UP_REQUIRED } from './step-up-codes.ts';

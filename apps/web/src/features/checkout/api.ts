@@ -92,14 +92,14 @@ export interface PaidAnswer {
   redirectUrl: string | undefined;
 }
 
-async function pay(path: string, body: unknown, token: string | undefined): Promise<PaidAnswer> {
-  // One Idempotency-Key per press of the pay button: a retried request cannot pay twice.
-  const answer = await http.post(path, body, (contracts) => contracts.paymentResult, { auth: false, token, headers: { 'idempotency-key': newIdempotencyKey() } });
+async function pay(path: string, body: unknown, token: string | undefined, key: string = newIdempotencyKey()): Promise<PaidAnswer> {
+  // One Idempotency-Key per press of the pay button (the wallet tab keeps it for the step-up code's resend): a retried request cannot pay twice.
+  const answer = await http.post(path, body, (contracts) => contracts.paymentResult, { auth: false, token, headers: { 'idempotency-key': key } });
   return { data: answer.data, redirectUrl: typeof answer.extra.redirectUrl === 'string' ? answer.extra.redirectUrl : undefined };
 }
 
 /** POST /v1/payment/complete/{paymentId}: the card tab (no login). */
 export const payCheckoutByCard = (paymentId: string, card: CardPayment) => pay(`/v1/payment/complete/${segment(paymentId)}`, card, undefined);
 
-/** POST /v1/payment/complete/kestrel/{paymentId}: the Kestrel tab, with the payer's token. */
-export const payCheckoutByWallet = (paymentId: string, body: KestrelPayBody, token: string) => pay(`/v1/payment/complete/kestrel/${segment(paymentId)}`, body, token);
+/** POST /v1/payment/complete/kestrel/{paymentId}: the Kestrel tab, with the payer's token and the attempt's Idempotency-Key. */
+export const payCheckoutByWallet = (paymentId: string, body: KestrelPayBody, token: string, key: string) => pay(`/v1/payment/complete/kestrel/${segment(paymentId)}`, body, token, key);

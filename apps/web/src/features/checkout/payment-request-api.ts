@@ -40,9 +40,9 @@ export function usePaymentRequestLink(pRequestURLId: string) {
 
 export type LinkPaid = PaymentRequestPayAnswer['data'];
 
-async function pay(path: string, body: unknown, token: string | undefined): Promise<LinkPaid> {
-  // One Idempotency-Key per press of the pay button: a retried request cannot pay twice.
-  return (await http.post(path, body, (contracts) => contracts.paymentRequestPayAnswer.shape.data, { auth: false, token, headers: { 'Idempotency-Key': newIdempotencyKey() } })).data;
+async function pay(path: string, body: unknown, token: string | undefined, key: string = newIdempotencyKey()): Promise<LinkPaid> {
+  // One Idempotency-Key per press of the pay button (the wallet tab keeps it for the step-up code's resend): a retried request cannot pay twice.
+  return (await http.post(path, body, (contracts) => contracts.paymentRequestPayAnswer.shape.data, { auth: false, token, headers: { 'Idempotency-Key': key } })).data;
 }
 
 /** POST /v1/payment-request/card/complete-payment/{pRequestURLId}: no login. */
@@ -50,5 +50,5 @@ export const payLinkByCard = (pRequestURLId: string, body: PayPaymentRequestByCa
   pay(`/v1/payment-request/card/complete-payment/${segment(pRequestURLId)}`, body, undefined);
 
 /** POST /v1/payment-request/kestrel/complete-payment/{pRequestURLId}: with the payer's token. */
-export const payLinkByKestrel = (pRequestURLId: string, body: PayPaymentRequestByKestrelInput, token: string) =>
-  pay(`/v1/payment-request/kestrel/complete-payment/${segment(pRequestURLId)}`, body, token);
+export const payLinkByKestrel = (pRequestURLId: string, body: PayPaymentRequestByKestrelInput, token: string, key: string) =>
+  pay(`/v1/payment-request/kestrel/complete-payment/${segment(pRequestURLId)}`, body, token, key);

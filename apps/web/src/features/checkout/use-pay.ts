@@ -1,4 +1,4 @@
-import { CARD_ERROR_TOAST_MS, payerMessages, PAYMENT_REDIRECT_DELAY_MS } from '@kestrel/shared';
+import { CARD_ERROR_TOAST_MS, isStepUpRefusal, payerMessages, PAYMENT_REDIRECT_DELAY_MS } from '@kestrel/shared';
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '../../lib/http.ts';
@@ -36,27 +36,31 @@ export interface PayOptions<Paid> {
  * `pay(work, fallback)` runs one attempt: a second press while one is on its way does nothing (it
  * would be a second payment with its own Idempotency-Key); the previous attempt's error toast goes
  * at once, so a success never shows beside a stale refusal; `work` answering undefined means the
- * page's own checks stopped it before any call.
+ * page's own checks stopped it before any call. It answers the refusal (undefined when paid,
+ * stopped or ignored), so the wallet form can ask for a step-up code: a step-up refusal gets no
+ * toast, the form shows its message beside the "Verification code" field instead (issue 25).
  */
 export function usePay<Paid>({ onPaid, redirectOf, onRefused }: PayOptions<Paid>) {
   const [busy, setBusy] = useState(false);
   const inFlight = useRef(false);
 
-  const pay = async (work: () => Promise<Paid | undefined>, fallback: string = payerMessages.failed) => {
-    if (inFlight.current) return;
+  const pay = async (work: () => Promise<Paid | undefined>, fallback: string = payerMessages.failed): Promise<unknown> => {
+    if (inFlight.current) return undefined;
     inFlight.current = true;
     setBusy(true);
     toast.dismiss(PAY_ERROR_TOAST);
     try {
       const paid = await work();
-      if (paid === undefined) return;
+      if (paid === undefined) return undefined;
       const redirectUrl = redirectOf?.(paid);
       toast.success(payerMessages.success, { duration: PAYMENT_REDIRECT_DELAY_MS + 1000 });
       onPaid(paid);
       if (redirectUrl) window.setTimeout(() => window.location.assign(redirectUrl), PAYMENT_REDIRECT_DELAY_MS);
+      return undefined;
     } catch (error) {
-      toast.error(payErrorText(error, fallback), { id: PAY_ERROR_TOAST, duration: CARD_ERROR_TOAST_MS });
+      if (!(error instanceof ApiError && isStepUpRefusal(error.code))) toast.error(payErrorText(error, fallback), { id: PAY_ERROR_TOAST, duration: CARD_ERROR_TOAST_MS });
       onRefused?.(error);
+      return error;
     } finally {
       inFlight.current = false;
       setBusy(false);

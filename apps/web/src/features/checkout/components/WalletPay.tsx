@@ -1,10 +1,11 @@
-import { checkoutMessages, type CheckoutLoginFormValues, type Currency, type LoginSecondStep, type WalletPayFormValues } from '@kestrel/shared';
+import { checkoutMessages, STEP_UP_INVALID, STEP_UP_REQUIRED, type CheckoutLoginFormValues, type Currency, type LoginSecondStep, type WalletPayFormValues } from '@kestrel/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { ApiError } from '../../../lib/http.ts';
+import { useRequestKey } from '../../../lib/idempotency-key.ts';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { usePlainForm, type FormRules } from '../../../lib/plain-form.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -12,10 +13,24 @@ import { useWallets, walletLogin, walletLogout, type Wallet } from '../api.ts';
 
 // Only a payer with two-factor sign-in on needs the code step: fetched then, outside the pay page's budget.
 const WalletSecondStep = lazy(() => import('./WalletSecondStep.tsx').then((module) => ({ default: module.WalletSecondStep })));
+// Only a payment above the payer's step-up threshold needs the code field: fetched then, likewise.
+const WalletStepUp = lazy(() => import('./WalletStepUp.tsx').then((module) => ({ default: module.WalletStepUp })));
 
 export interface WalletAuth {
   userId: string;
   token: string;
+}
+
+/**
+ * What the wallet form hands its page to pay with: the account, the TPIN, the step-up code once
+ * the server asked for one, and the attempt's Idempotency-Key (the same for the resend with the
+ * code, so the server pays once).
+ */
+export interface WalletPayment {
+  accountNumber: string;
+  tpin: string;
+  stepUpCode?: string;
+  idempotencyKey: string;
 }
 
 /** Business accounts by business name, personal ones by holder name (the spec's picker). */
@@ -102,7 +117,8 @@ export function WalletPay({
   currency: Currency;
   payLabel: string;
   busy: boolean;
-  onPay: (auth: WalletAuth, form: WalletPayFormValues) => void | Promise<void>;
+  /** Pays; answers the refusal (undefined when paid or stopped), so a step-up refusal brings the code field. */
+  onPay: (auth: WalletAuth, payment: WalletPayment) => unknown;
 }) {
   const session = useSession();
   const [ownLogin, setOwnLogin] = useState<WalletAuth>();
@@ -112,6 +128,14 @@ export function WalletPay({
   const auth = ownLogin ?? portal;
   const wallets = useWallets(auth);
   const { values, field, setValue, handleSubmit } = usePlainForm<WalletPayFormValues>({ accountNumber: '', tpin: '' }, payRules);
+  // The key belongs to the payment asked for (payer, account, amount), not to the press: the resend
+  // with the step-up code, or after a lost answer, goes under the same key (issue 25).
+  const requestKey = useRequestKey();
+  /** Above the step-up threshold (403 step_up_required): the server's message, which says where the code comes from. */
+  const [stepUp, setStepUp] = useState<string>();
+  const [stepUpCode, setStepUpCode] = useState('');
+  /** The code's refusal: the server's step_up_invalid message, or none when Pay was pressed with the field empty (a new object each time: the field takes the caret again). */
+  const [stepUpError, setStepUpError] = useState<{ text?: string }>();
   const chosen = values.accountNumber;
   const firstAccount = wallets.data?.accounts[0]?.accountNumber;
   // The first account is chosen until the payer picks another.
@@ -126,6 +150,9 @@ export function WalletPay({
     setOwnLogin(undefined);
     setValue('accountNumber', '');
     setValue('tpin', '');
+    setStepUp(undefined);
+    setStepUpCode('');
+    setStepUpError(undefined);
   };
 
   if (!auth) return <WalletLogin onSignedIn={setOwnLogin} />;
@@ -136,8 +163,30 @@ export function WalletPay({
   const selected = list.find((wallet) => wallet.accountNumber === chosen);
   const affordable = selected !== undefined && (amountCents === undefined || amountCents <= apiCents(balanceOf(selected, currency)));
 
+  const submit = async (form: WalletPayFormValues) => {
+    const code = stepUpCode.trim();
+    setStepUpError(undefined);
+    if (stepUp && !code) return setStepUpError({});
+    const idempotencyKey = requestKey.keyFor(JSON.stringify([auth.userId, form.accountNumber, amountCents ?? null]));
+    const refusal = await onPay(auth, { accountNumber: form.accountNumber, tpin: form.tpin.trim(), stepUpCode: stepUp && code, idempotencyKey });
+    if (refusal instanceof ApiError && refusal.code === STEP_UP_REQUIRED) {
+      // Not a failure: the code field appears under the server's message (the app's code, or the one just e-mailed).
+      setStepUp(refusal.message);
+      setStepUpCode('');
+      return;
+    }
+    if (refusal instanceof ApiError && refusal.code === STEP_UP_INVALID) {
+      setStepUpError({ text: refusal.fields?.stepUpCode ?? refusal.message });
+      setStepUpCode('');
+      return;
+    }
+    // Paid, or refused for another reason (the server keeps no answer under the key): the next press is a new payment.
+    // No answer at all (network, a server fault) keeps the key, so pressing again cannot pay twice.
+    if (refusal === undefined || (refusal instanceof ApiError && refusal.status >= 400 && refusal.status < 500)) requestKey.settled();
+  };
+
   return (
-    <form noValidate className="space-y-4" onSubmit={handleSubmit((form) => onPay(auth, { accountNumber: form.accountNumber, tpin: form.tpin.trim() }))}>
+    <form noValidate className="space-y-4" onSubmit={handleSubmit(submit)}>
       <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-lg bg-slate-50 px-3 py-2 text-sm">
         <p className="min-w-0 break-all text-slate-700">
           Paying as <span className="font-semibold text-slate-900" data-testid="wallet-user">{wallets.data.email}</span>
@@ -154,6 +203,16 @@ export function WalletPay({
         ))}
       </SelectField>
       <FloatingField label="TPIN" type="password" inputMode="numeric" autoComplete="off" maxLength={4} {...field('tpin')} />
+      {stepUp && (
+        <Suspense fallback={<Spinner className="mx-auto size-6" label="Loading" />}>
+          <WalletStepUp
+            message={stepUp}
+            code={stepUpCode}
+            onCode={setStepUpCode}
+            error={stepUpError}
+          />
+        </Suspense>
+      )}
       {affordable ? (
         <Button type="submit" size="lg" className="w-full" loading={busy}>
           {payLabel}

@@ -1,4 +1,4 @@
-import { checkoutView, type CheckoutView } from '@kestrel/shared';
+import { checkoutView, stepUpMessages, type CheckoutView } from '@kestrel/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -198,6 +198,53 @@ describe('the hosted checkout', () => {
     expect(await screen.findByText('Congratulations! Payment successfull')).toBeTruthy();
     expect(writes(calls)).toEqual([['POST', '/v1/payment/complete/kestrel/pay-5', { userId: signedIn.userId, accountNumber: signedIn.account.accountNumber, tpin: '1234' }]]);
     expect(calls.find((call) => call.method === 'POST')?.headers.get('Authorization')).toBe(signedIn.token);
+  });
+
+  it('above the step-up threshold: shows the app-code message with a "Verification code" field, refuses an empty one, shows a wrong one under the field, and pays with the same key', async () => {
+    signIn();
+    const answers = [
+      { status: 403, body: { status: 'error', error: stepUpMessages.requiredApp, code: 'step_up_required' } },
+      { status: 403, body: { status: 'error', error: stepUpMessages.invalidApp, code: 'step_up_invalid', fields: { stepUpCode: stepUpMessages.invalidApp } } },
+      { ...paidAnswer, body: { ...paidAnswer.body, redirectUrl: undefined } },
+    ];
+    const calls = stubApi({
+      [paymentPath]: success(checkoutFixture()),
+      [`GET /v1/user/${signedIn.userId}`]: success(userProfileFixture()),
+      [`GET /v1/account/${signedIn.account.accountNumber}`]: success(accountFixture()),
+      [walletPayPath]: () => answers.shift()!,
+    });
+    const { user } = renderCheckout();
+    await user.click(await screen.findByRole('tab', { name: 'Kestrel' }));
+    await screen.findByLabelText('Account');
+    await type(user, 'TPIN', '1234');
+    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+
+    // Not a failure toast: the server's message, and the field under it, focused.
+    expect((await screen.findByRole('status')).textContent).toBe(stepUpMessages.requiredApp);
+    const code = screen.getByLabelText('Verification code');
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    expect(screen.queryByText('Payment failed!')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    expect(fieldError('Verification code')).toBe(stepUpMessages.codeRequired);
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+
+    await user.type(code, '111111');
+    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    await waitFor(() => expect(fieldError('Verification code')).toBe(stepUpMessages.invalidApp));
+    expect((screen.getByLabelText('Verification code') as HTMLInputElement).value).toBe('');
+
+    await user.type(screen.getByLabelText('Verification code'), '222222');
+    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    expect(await screen.findByText('Congratulations! Payment successfull')).toBeTruthy();
+    const pay = { userId: signedIn.userId, accountNumber: signedIn.account.accountNumber, tpin: '1234' };
+    expect(writes(calls)).toEqual([
+      ['POST', '/v1/payment/complete/kestrel/pay-5', pay],
+      ['POST', '/v1/payment/complete/kestrel/pay-5', { ...pay, stepUpCode: '111111' }],
+      ['POST', '/v1/payment/complete/kestrel/pay-5', { ...pay, stepUpCode: '222222' }],
+    ]);
+    const keys = calls.filter((call) => call.method === 'POST').map((call) => call.headers.get('Idempotency-Key'));
+    expect(keys[0]).toMatch(/.{16,}/);
+    expect(new Set(keys).size).toBe(1);
   });
 
   it('offers no wallet pay button when the chosen account cannot cover the amount, and names a business account by its business name', async () => {

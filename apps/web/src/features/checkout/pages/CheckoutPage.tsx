@@ -9,7 +9,7 @@ import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { payCheckoutByCard, payCheckoutByWallet, useCheckout, type PaidAnswer } from '../api.ts';
 import { PayLayout } from '../components/PayLayout.tsx';
 import { paidWithText, Receipt } from '../components/Receipt.tsx';
-import { WalletPay, type WalletAuth } from '../components/WalletPay.tsx';
+import { WalletPay, type WalletAuth, type WalletPayment } from '../components/WalletPay.tsx';
 import { usePay } from '../use-pay.ts';
 import { useHydrated } from '../../../lib/hydrated.ts';
 
@@ -57,10 +57,18 @@ function Checkout({ payment, onPaid }: { payment: CheckoutView; onPaid: () => vo
   const hydrated = useHydrated();
   const { busy, pay } = usePay<PaidAnswer>({ onPaid, redirectOf: (paid) => paid.redirectUrl });
 
-  const payByCard = (card: CardDetails) =>
-    pay(() => payCheckoutByCard(payment.paymentId, { type: 'card', brand: card.brand, number: card.number, expiresIn: card.expiresIn, cvc: card.cvc, cardHolderName: card.cardHolderName }));
-  const payByWallet = (auth: WalletAuth, form: { accountNumber: string; tpin: string }) =>
-    pay(() => payCheckoutByWallet(payment.paymentId, { userId: auth.userId, accountNumber: form.accountNumber, tpin: form.tpin }, auth.token));
+  const payByCard = async (card: CardDetails) => {
+    await pay(() => payCheckoutByCard(payment.paymentId, { type: 'card', brand: card.brand, number: card.number, expiresIn: card.expiresIn, cvc: card.cvc, cardHolderName: card.cardHolderName }));
+  };
+  const payByWallet = (auth: WalletAuth, form: WalletPayment) =>
+    pay(() =>
+      payCheckoutByWallet(
+        payment.paymentId,
+        { userId: auth.userId, accountNumber: form.accountNumber, tpin: form.tpin, stepUpCode: form.stepUpCode },
+        auth.token,
+        form.idempotencyKey,
+      ),
+    );
 
   return (
     <section className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-7">

@@ -1,8 +1,9 @@
-import { publicPaymentRequestView, type PublicPaymentRequestView } from '@kestrel/shared';
+import { publicPaymentRequestView, stepUpMessages, type PublicPaymentRequestView } from '@kestrel/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderPage, stubApi, success, writes } from '../../../test/render.tsx';
+import { accountFixture, userProfileFixture } from '../../../test/fixtures.ts';
+import { renderPage, signedIn, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { PaymentRequestPayPage } from './PaymentRequestPayPage.tsx';
 
 const linkPath = 'GET /v1/payment-request/link/u7';
@@ -240,6 +241,34 @@ describe('the public payment-request page', () => {
     await user.click(screen.getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(fieldError('Email')).toBe('Please enter the email'));
     expect(fieldError('Password')).toBe('Password missing');
+  });
+
+  it('above the step-up threshold: a wallet pay shows the e-mailed-code message with a "Verification code" field and pays with the code under the same key', async () => {
+    signIn();
+    const answers = [{ status: 403, body: { status: 'error', error: stepUpMessages.requiredEmail, code: 'step_up_required' } }, paidAnswer(40)];
+    const calls = stubApi({
+      [linkPath]: success(linkFixture({ paymentMethods: ['Kestrel', 'Card'] })),
+      [`GET /v1/user/${signedIn.userId}`]: success(userProfileFixture()),
+      [`GET /v1/account/${signedIn.account.accountNumber}`]: success(accountFixture()),
+      'POST /v1/payment-request/kestrel/complete-payment/u7': () => answers.shift()!,
+    });
+    const { user } = renderPay();
+    await screen.findByLabelText('Account');
+    await type(user, 'TPIN', '1234');
+    await user.click(screen.getByRole('button', { name: 'Pay US$ 40.00' }));
+    expect((await screen.findByRole('status')).textContent).toBe(stepUpMessages.requiredEmail);
+    expect(screen.queryByText('Payment failed!')).toBeNull();
+    await user.type(screen.getByLabelText('Verification code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Pay US$ 40.00' }));
+    expect(await screen.findByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
+    const pay = { reference: 'R-42', amount: '40.00', userId: signedIn.userId, accountNumber: signedIn.account.accountNumber, tpin: '1234' };
+    expect(writes(calls)).toEqual([
+      ['POST', '/v1/payment-request/kestrel/complete-payment/u7', pay],
+      ['POST', '/v1/payment-request/kestrel/complete-payment/u7', { ...pay, stepUpCode: '123456' }],
+    ]);
+    const keys = calls.filter((call) => call.method === 'POST').map((call) => call.headers.get('Idempotency-Key'));
+    expect(keys[0]).toMatch(/.{16,}/);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('offers only the card to a card-only link', async () => {

@@ -24,7 +24,7 @@ import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { LocalDate } from '../components/LocalDate.tsx';
 import { PayLayout } from '../components/PayLayout.tsx';
 import { paidWithText, Receipt, type PaidWith } from '../components/Receipt.tsx';
-import { WalletPay, type WalletAuth } from '../components/WalletPay.tsx';
+import { WalletPay, type WalletAuth, type WalletPayment } from '../components/WalletPay.tsx';
 import { payLinkByCard, payLinkByKestrel, usePaymentRequestLink, type LinkPaid } from '../payment-request-api.ts';
 import { usePay } from '../use-pay.ts';
 import { useHydrated } from '../../../lib/hydrated.ts';
@@ -97,8 +97,8 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
       const answer = await work(centsToDecimalString(parsed.cents), form.values.email.trim());
       return { answer, source, at: new Date() };
     }, fallback);
-  const payByCard = (card: CardDetails) =>
-    payWith({ type: 'card', brand: card.brand ?? '', number: card.number }, m.unexpected, (amount, email) =>
+  const payByCard = async (card: CardDetails) => {
+    await payWith({ type: 'card', brand: card.brand ?? '', number: card.number }, m.unexpected, (amount, email) =>
       payLinkByCard(link.pRequestURLId, {
         email,
         reference: link.reference,
@@ -111,9 +111,23 @@ function PayForm({ link, onPaid, onLinkChanged }: { link: PublicPaymentRequestVi
         cardHolderName: card.cardHolderName,
       }),
     );
-  const payByKestrel = (auth: WalletAuth, wallet: { accountNumber: string; tpin: string }) =>
+  };
+  const payByKestrel = (auth: WalletAuth, wallet: WalletPayment) =>
     payWith({ type: 'wallet', brand: PRODUCT_NAME, number: wallet.accountNumber }, payerMessages.failed, (amount) =>
-      payLinkByKestrel(link.pRequestURLId, { reference: link.reference, amount, userId: auth.userId, accountNumber: wallet.accountNumber, tpin: wallet.tpin }, auth.token),
+      payLinkByKestrel(
+        link.pRequestURLId,
+        {
+          reference: link.reference,
+          amount,
+          userId: auth.userId,
+          accountNumber: wallet.accountNumber,
+          tpin: wallet.tpin,
+          // Undefined until the server asked for one: then left out of the body.
+          stepUpCode: wallet.stepUpCode,
+        },
+        auth.token,
+        wallet.idempotencyKey,
+      ),
     );
 
   const minimum = link.minimumAmount === null ? undefined : formatApiMoney(link.minimumAmount, currency);

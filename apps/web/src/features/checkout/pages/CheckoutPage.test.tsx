@@ -87,7 +87,7 @@ describe('the hosted checkout', () => {
     expect(screen.getByTestId('checkout-amount').textContent).toBe('US$ 12.00');
     expect(screen.getByRole('link', { name: 'Cancel payment and return to the store' }).getAttribute('href')).toBe('https://shop.example.test/cart');
     expect(screen.getByRole('tab', { name: 'Cards', selected: true })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Pay US$ 12.00' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Pay US$ 12.00' })).toBeTruthy();
   });
 
   it('shows the store’s initial when its logo cannot be loaded', async () => {
@@ -162,7 +162,7 @@ describe('the hosted checkout', () => {
     await type(user, 'MM/YY', '1230');
     await type(user, 'CVC', '321');
     await type(user, 'Card holder name', 'Dana Doe');
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
     expect(await screen.findByText('Congratulations! Payment successfull')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
     expect(receiptLines()).toContainEqual(['Transaction ID', 'TX-55']);
@@ -187,14 +187,14 @@ describe('the hosted checkout', () => {
     const account = (await screen.findByLabelText('Account')) as HTMLSelectElement;
     expect(screen.getByTestId('wallet-user').textContent).toBe(signedIn.account.accountEmail);
     expect(within(account).getAllByRole('option').map((option) => option.textContent)).toEqual(['Ada Lovelace · US$ 250.50']);
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
     await waitFor(() => expect(fieldError('TPIN')).toBe('Enter 4-digit TPIN'));
     await type(user, 'TPIN', '12');
     expect(fieldError('TPIN')).toBe('Invalid TPIN');
     await type(user, 'TPIN', '123456');
     expect((screen.getByLabelText('TPIN') as HTMLInputElement).value).toBe('1234');
     expect(writes(calls)).toEqual([]);
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
     expect(await screen.findByText('Congratulations! Payment successfull')).toBeTruthy();
     expect(writes(calls)).toEqual([['POST', '/v1/payment/complete/kestrel/pay-5', { userId: signedIn.userId, accountNumber: signedIn.account.accountNumber, tpin: '1234' }]]);
     expect(calls.find((call) => call.method === 'POST')?.headers.get('Authorization')).toBe(signedIn.token);
@@ -217,24 +217,24 @@ describe('the hosted checkout', () => {
     await user.click(await screen.findByRole('tab', { name: 'Kestrel' }));
     await screen.findByLabelText('Account');
     await type(user, 'TPIN', '1234');
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
 
     // Not a failure toast: the server's message, and the field under it, focused.
     expect((await screen.findByRole('status')).textContent).toBe(stepUpMessages.requiredApp);
     const code = screen.getByLabelText('Verification code');
     await waitFor(() => expect(document.activeElement).toBe(code));
     expect(screen.queryByText('Payment failed!')).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
     expect(fieldError('Verification code')).toBe(stepUpMessages.codeRequired);
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
 
     await user.type(code, '111111');
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
     await waitFor(() => expect(fieldError('Verification code')).toBe(stepUpMessages.invalidApp));
     expect((screen.getByLabelText('Verification code') as HTMLInputElement).value).toBe('');
 
     await user.type(screen.getByLabelText('Verification code'), '222222');
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
     expect(await screen.findByText('Congratulations! Payment successfull')).toBeTruthy();
     const pay = { userId: signedIn.userId, accountNumber: signedIn.account.accountNumber, tpin: '1234' };
     expect(writes(calls)).toEqual([

@@ -81,7 +81,7 @@ describe('the public payment-request page', () => {
     expect(screen.getByTestId('link-amount').textContent).toBe('US$ 40.00');
     expect(screen.queryByLabelText('Amount (USD)')).toBeNull();
     expect(screen.getByRole('tab', { name: 'Cards', selected: true })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Pay US$ 40.00' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Pay US$ 40.00' })).toBeTruthy();
   });
 
   it('shows every required message of a custom amount and the card, and sends nothing', async () => {
@@ -89,7 +89,7 @@ describe('the public payment-request page', () => {
     const { user } = renderPay();
     expect(await screen.findByText(/Choose an amount between/)).toBeTruthy();
     expect(screen.getByText(/Choose an amount between/).textContent).toBe('Choose an amount between US$ 5.00 and US$ 500.00.');
-    await user.click(screen.getByRole('button', { name: 'Pay' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay' }));
     await waitFor(() => expect(fieldError('Amount (USD)')).toBe('Please enter amount'));
     expect(fieldError('Your email')).toBe('Email is required');
     expect(fieldError('Card number')).toBe('Please enter card number');
@@ -127,9 +127,9 @@ describe('the public payment-request page', () => {
     const { user } = renderPay();
     await screen.findByLabelText('Amount (USD)');
     await type(user, 'Amount (USD)', '12.5');
-    expect(screen.getByRole('button', { name: 'Pay US$ 12.50' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Pay US$ 12.50' })).toBeTruthy();
     await type(user, 'Amount (USD)', '5');
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 5.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 5.00' }));
     await waitFor(() => expect(fieldError('Your email')).toBe('Email is required'));
     expect(fieldError('Amount (USD)')).toBeNull();
     await type(user, 'Amount (USD)', '500');
@@ -146,7 +146,7 @@ describe('the public payment-request page', () => {
     expect((screen.getByLabelText('MM/YY') as HTMLInputElement).value).toBe('12/34');
     await type(user, 'CVC', '12');
     await type(user, 'Your email', 'dana@');
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 40.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 40.00' }));
     await waitFor(() => expect(fieldError('CVC')).toBe('CVC must be a 3-digit number'));
     expect(fieldError('Your email')).toBe('Enter a valid email address');
     expect(writes(calls)).toEqual([]);
@@ -158,7 +158,7 @@ describe('the public payment-request page', () => {
     await screen.findByLabelText('Amount (USD)');
     await type(user, 'Amount (USD)', '12.5');
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 12.50' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.50' }));
     expect(await screen.findByText('Congratulations! Payment successfull')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
     expect(screen.getByTestId('receipt-amount').textContent).toBe('US$ 12.50');
@@ -190,11 +190,11 @@ describe('the public payment-request page', () => {
     const { user } = renderPay();
     await screen.findByLabelText('Card number');
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 40.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 40.00' }));
     expect(await screen.findByText('Your card was declined')).toBeTruthy();
 
     answer = { status: 502, body: { unexpected: true } };
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 40.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 40.00' }));
     expect(await screen.findByText('An unexpected error occurred.')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Payment Successful!' })).toBeNull();
   });
@@ -211,7 +211,7 @@ describe('the public payment-request page', () => {
     const { user } = renderPay();
     await screen.findByLabelText('Card number');
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 40.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 40.00' }));
     expect(await screen.findByRole('heading', { name: 'Limit Exceeded!' })).toBeTruthy();
   });
 
@@ -255,11 +255,11 @@ describe('the public payment-request page', () => {
     const { user } = renderPay();
     await screen.findByLabelText('Account');
     await type(user, 'TPIN', '1234');
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 40.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 40.00' }));
     expect((await screen.findByRole('status')).textContent).toBe(stepUpMessages.requiredEmail);
     expect(screen.queryByText('Payment failed!')).toBeNull();
     await user.type(screen.getByLabelText('Verification code'), '123456');
-    await user.click(screen.getByRole('button', { name: 'Pay US$ 40.00' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay US$ 40.00' }));
     expect(await screen.findByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
     const pay = { reference: 'R-42', amount: '40.00', userId: signedIn.userId, accountNumber: signedIn.account.accountNumber, tpin: '1234' };
     expect(writes(calls)).toEqual([

@@ -21,3 +21,8 @@ export function AccountPageHeader({ title, accountNumber, detail, actions }: { t
     </>
   );
 }
+
+/** Several actions of a page head side by side (one under the other on phones when they do not fit). */
+export function PageActions({ children }: { children: ReactNode }) {
+  return <div className="flex w-full flex-wrap items-start gap-2 sm:w-auto">{children}</div>;
+}

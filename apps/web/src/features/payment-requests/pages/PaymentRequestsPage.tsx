@@ -6,7 +6,7 @@ import { CounterCard } from '../../../components/CounterCard.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { CheckCircleIcon, HistoryIcon, LinkIcon, ListIcon, WalletIcon } from '../../../components/icons.tsx';
 import { ExportCsv } from '../../../components/ExportCsv.tsx';
-import { AccountPageHeader } from '../../../components/AccountPageHeader.tsx';
+import { AccountPageHeader, PageActions } from '../../../components/AccountPageHeader.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { usePaymentRequestCounters, usePaymentRequests } from '../api.ts';
 import { copyLink } from '../components/copy-link.ts';
@@ -127,7 +127,7 @@ export function PaymentRequestsPage() {
         title={title}
         accountNumber={accountNumber}
         actions={
-          <div className="flex w-full flex-wrap items-start gap-2 sm:w-auto">
+          <PageActions>
             {accountNumber && (
               <ExportCsv
                 path={`/v1/export/payment-request-payments/${segment(accountNumber)}`}
@@ -139,7 +139,7 @@ export function PaymentRequestsPage() {
             <Link to="/payment-request/new" className={buttonClasses('primary', 'md')}>
               {m.newRequest}
             </Link>
-          </div>
+          </PageActions>
         }
       />
       <Counters accountNumber={accountNumber} />

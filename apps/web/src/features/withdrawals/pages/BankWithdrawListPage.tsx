@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { buttonClasses } from '../../../components/Button.tsx';
 import { AlertCircleIcon, BankIcon, CheckCircleIcon, HistoryIcon, ListIcon } from '../../../components/icons.tsx';
 import { ExportCsv } from '../../../components/ExportCsv.tsx';
-import { AccountPageHeader } from '../../../components/AccountPageHeader.tsx';
+import { AccountPageHeader, PageActions } from '../../../components/AccountPageHeader.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { useSession } from '../../../lib/session.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
@@ -113,12 +113,12 @@ export function BankWithdrawListPage() {
         title={title}
         accountNumber={accountNumber}
         actions={
-          <div className="flex w-full flex-wrap items-start gap-2 sm:w-auto">
+          <PageActions>
             {accountNumber && <ExportCsv path={`/v1/export/withdrawals/${segment(accountNumber)}`} filename={`withdrawals-${accountNumber}.csv`} what="withdrawals" />}
             <Link to="/bank/withdraw/new" className={buttonClasses('primary', 'md')}>
               + New withdraw
             </Link>
-          </div>
+          </PageActions>
         }
       />
       <Counters accountNumber={accountNumber} />

@@ -2,17 +2,11 @@
 // exits. An entry point like server.ts, so it sits beside it: entry points read config.ts,
 // while db/ never imports upward.
 import { loadConfig } from './config.ts';
-import { openDatabase, withoutStatementTimeouts } from './db/database.ts';
+import { openCommandDatabase } from './db/command-database.ts';
 import { migrate } from './db/migrate.ts';
-import path from 'node:path';
 
 const config = loadConfig();
-const handle = await openDatabase({
-  databaseUrl: config.databaseUrl,
-  namedStatements: config.databaseNamedStatements,
-  pgliteDir: path.join(config.dataDir, 'db'),
-  timeouts: withoutStatementTimeouts(config.databaseTimeouts),
-});
+const handle = await openCommandDatabase(config);
 try {
   const applied = await migrate(handle.db);
   console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.');

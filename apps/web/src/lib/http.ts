@@ -45,6 +45,14 @@ export class ApiError extends Error {
   }
 }
 
+/** No answer (network) or a server fault: the request may have gone through, so a money form says sending it again is safe. */
+export function isUnsureFailure(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+}
+
+/** A wrong TPIN, or the TPIN locked after too many (423): the money form clears the TPIN and puts the cursor there. */
+export const isTpinRefusal = (error: ApiError): boolean => error.code === 'tpin_incorrect' || error.status === 423;
+
 /** The server's message when there is one, else the caller's fallback (the spec's 'X failed!' texts). */
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.fromServer && error.message ? error.message : fallback;

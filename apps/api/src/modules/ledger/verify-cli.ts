@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { loadConfig } from '../../config.ts';
-import { openDatabase, withoutStatementTimeouts } from '../../db/database.ts';
-import { DataDirectoryBusyError } from '../../db/directory-lock.ts';
+import { openCommandDatabase } from '../../db/command-database.ts';
 import { migrate } from '../../db/migrate.ts';
 import { verifySeals } from './seals.ts';
 import { verifyLedger } from './verify.ts';
@@ -9,34 +7,13 @@ import { verifyLedger } from './verify.ts';
 // `npm run ledger:verify`: exit 0 when the books balance, 1 with a list of problems otherwise.
 const config = loadConfig();
 
-/**
- * The embedded database is one process's: while `npm start` runs on the same DATA_DIR this
- * command cannot open it. Say so and where the same check runs meanwhile (the operator
- * console's Ledger page, or GET /v1/operator/ledger-health), instead of a stack trace; exit 2.
- */
-async function open() {
-  try {
-    return await openDatabase({
-      databaseUrl: config.databaseUrl,
-      namedStatements: config.databaseNamedStatements,
-      pgliteDir: path.join(config.dataDir, 'db'),
-      timeouts: withoutStatementTimeouts(config.databaseTimeouts),
-    });
-  } catch (error) {
-    if (!(error instanceof DataDirectoryBusyError)) throw error;
-    console.error(
-      [
-        `ledger:verify cannot open the embedded database in ${path.join(config.dataDir, 'db')}: the running Kestrel server holds it.`,
-        'Either stop the server and run this again, or run the same check through the running server:',
-        `  the operator console's Ledger page (${config.publicUrl}/ops/ledger), or GET ${config.publicUrl}/v1/operator/ledger-health with an operator's token.`,
-        `(${error.message})`,
-      ].join('\n'),
-    );
-    process.exit(2);
-  }
-}
-
-const handle = await open();
+// While the server holds the embedded database: the same check runs in the operator console's
+// Ledger page, or GET /v1/operator/ledger-health (exit 2).
+const handle = await openCommandDatabase(config, {
+  command: 'ledger:verify',
+  instead: 'run the same check',
+  where: `the operator console's Ledger page (${config.publicUrl}/ops/ledger), or GET ${config.publicUrl}/v1/operator/ledger-health with an operator's token.`,
+});
 try {
   await migrate(handle.db);
   const report = await verifyLedger(handle.db);

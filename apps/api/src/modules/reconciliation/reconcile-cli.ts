@@ -5,12 +5,10 @@
  * wrong date or a database this process cannot open. Without --date: yesterday (UTC).
  * Uses the same settings as the server; the embedded database takes one process at a time.
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { reconciliationDay } from '@kestrel/shared';
 import { loadConfig } from '../../config.ts';
-import { openDatabase, withoutStatementTimeouts } from '../../db/database.ts';
-import { DataDirectoryBusyError } from '../../db/directory-lock.ts';
+import { openCommandDatabase } from '../../db/command-database.ts';
 import { migrate } from '../../db/migrate.ts';
 import { createSandboxProcessor } from '../payments/card-processor.ts';
 import { dayAfter, dayHasBegun, reconcileDay, today } from './reconcile.ts';
@@ -44,30 +42,12 @@ if (!dayHasBegun(day)) {
 
 const config = loadConfig();
 
-/** The embedded database is one process's: while the server runs on it, say where the same run is (like ledger:verify). */
-async function open() {
-  try {
-    return await openDatabase({
-      databaseUrl: config.databaseUrl,
-      namedStatements: config.databaseNamedStatements,
-      pgliteDir: path.join(config.dataDir, 'db'),
-      timeouts: withoutStatementTimeouts(config.databaseTimeouts),
-    });
-  } catch (error) {
-    if (!(error instanceof DataDirectoryBusyError)) throw error;
-    console.error(
-      [
-        `reconcile cannot open the embedded database in ${path.join(config.dataDir, 'db')}: the running Kestrel server holds it.`,
-        'Either stop the server and run this again, or reconcile through the running server:',
-        `  the operator console's Reconciliation page (${config.publicUrl}/ops/reconciliation), or POST ${config.publicUrl}/v1/operator/reconciliation/runs {"day":"${day}"} with an operator's token.`,
-        `(${error.message})`,
-      ].join('\n'),
-    );
-    process.exit(2);
-  }
-}
-
-const handle = await open();
+// While the server holds the embedded database: say where the same run is (like ledger:verify).
+const handle = await openCommandDatabase(config, {
+  command: 'reconcile',
+  instead: 'reconcile',
+  where: `the operator console's Reconciliation page (${config.publicUrl}/ops/reconciliation), or POST ${config.publicUrl}/v1/operator/reconciliation/runs {"day":"${day}"} with an operator's token.`,
+});
 try {
   await migrate(handle.db);
   // The processor the server uses: the built-in sandbox, whose records are in this database.

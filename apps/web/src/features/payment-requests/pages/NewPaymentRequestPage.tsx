@@ -14,8 +14,9 @@ import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
+import { AmountField, TpinField } from '../../../components/MoneyFields.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
-import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { ApiError, errorMessage, isTpinRefusal, isUnsureFailure } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { BackLink } from '../../transfers/components/BackLink.tsx';
 import { useCreatePaymentRequest } from '../api.ts';
@@ -41,13 +42,6 @@ const serverFieldToForm: Record<string, keyof PaymentRequestFormInput> = { 'amou
 const formFields = new Set<string>(Object.keys(paymentRequestFormDefaults));
 const formFieldOf = (field: string): keyof PaymentRequestFormInput | undefined =>
   serverFieldToForm[field] ?? (formFields.has(field) ? (field as keyof PaymentRequestFormInput) : undefined);
-
-/** Only digits and one decimal point reach an amount field. */
-function digitsAndOnePoint(value: string): string {
-  const cleaned = value.replace(/[^\d.]/g, '');
-  const point = cleaned.indexOf('.');
-  return point === -1 ? cleaned : cleaned.slice(0, point + 1) + cleaned.slice(point + 1).replace(/\./g, '');
-}
 
 function Section({ title: heading, children }: { title: string; children: ReactNode }) {
   return (
@@ -82,14 +76,14 @@ export function NewPaymentRequestPage() {
         void navigate(`/payment-request/details/${encodeURIComponent(answer._id)}`);
       },
       onError: (error) => {
-        const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+        const unsure = isUnsureFailure(error);
         toast.error(unsure ? unsureMessage : errorMessage(error, failedMessage));
         if (!(error instanceof ApiError)) return;
         for (const [field, message] of Object.entries(error.fields ?? {})) {
           const formField = formFieldOf(field);
           if (formField) setError(formField, { message });
         }
-        if (error.code === 'tpin_incorrect' || error.status === 423) {
+        if (isTpinRefusal(error)) {
           setValue('tpin', '');
           setFocus('tpin');
         }
@@ -98,22 +92,9 @@ export function NewPaymentRequestPage() {
   };
 
   /** An amount input that drops anything but digits and one decimal point as it is typed. */
-  const amountInput = (field: 'amount' | 'minimumAmount' | 'maximumAmount') => {
-    const registered = register(field);
-    return (
-      <FloatingField
-        label={`${labels[field]} (USD)`}
-        inputMode="decimal"
-        autoComplete="off"
-        error={errors[field]?.message}
-        {...registered}
-        onChange={(event) => {
-          event.target.value = digitsAndOnePoint(event.target.value);
-          void registered.onChange(event);
-        }}
-      />
-    );
-  };
+  const amountInput = (field: 'amount' | 'minimumAmount' | 'maximumAmount') => (
+    <AmountField label={`${labels[field]} (USD)`} error={errors[field]?.message} {...register(field)} />
+  );
 
   return (
     <>
@@ -167,15 +148,7 @@ export function NewPaymentRequestPage() {
           </Section>
 
           <div className="grid gap-5 sm:grid-cols-2">
-            <FloatingField
-              label={labels.tpin}
-              type="password"
-              inputMode="numeric"
-              maxLength={4}
-              autoComplete="off"
-              error={errors.tpin?.message}
-              {...register('tpin')}
-            />
+            <TpinField label={labels.tpin} error={errors.tpin?.message} {...register('tpin')} />
           </div>
           <Button type="submit" size="lg" className="w-full sm:w-auto" loading={create.isPending}>
             Create payment request

@@ -1,17 +1,17 @@
 import { formatDateTime, paymentRequestMessages as m, uiText, type PaymentRequestCounters, type PaymentRequestView } from '@kestrel/shared';
 import { Link } from 'react-router';
-import { Button, buttonClasses } from '../../../components/Button.tsx';
-import { errorMessage, segment } from '../../../lib/http.ts';
+import { buttonClasses } from '../../../components/Button.tsx';
+import { segment } from '../../../lib/http.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { CheckCircleIcon, HistoryIcon, LinkIcon, ListIcon, WalletIcon } from '../../../components/icons.tsx';
 import { ExportCsv } from '../../../components/ExportCsv.tsx';
-import { PageTitle } from '../../../components/PageTitle.tsx';
+import { AccountPageHeader, PageActions } from '../../../components/AccountPageHeader.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { usePaymentRequestCounters, usePaymentRequests } from '../api.ts';
 import { copyLink } from '../components/copy-link.ts';
 import { linkAmountText, PaymentRequestStatusBadge, remainingLimitText } from '../components/PaymentRequestBits.tsx';
-import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx';
+import { PagedList } from '../../../components/ListStates.tsx';
 import { apiCents } from '../../../lib/money.ts';
 import { refundedText } from '../../payments/components/PaymentsList.tsx';
 
@@ -121,72 +121,48 @@ export function PaymentRequestsPage() {
   const { accountNumber } = useSession();
   const links = usePaymentRequests(accountNumber);
   const list = links.data?.pages.flat() ?? [];
-  const loading = !accountNumber || (links.isPending && links.fetchStatus !== 'idle');
-
-  let body;
-  if (loading) {
-    body = <ListSkeleton label="Loading payment links" />;
-  } else if (links.isError && !links.data) {
-    body = <ListLoadError query={links} fallback="The payment links could not be loaded." />;
-  } else if (list.length === 0) {
-    body = (
-      <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
-        <ListIcon className="size-8 text-slate-400" />
-        <p className="text-lg font-semibold text-slate-900">{m.noLinks}</p>
-        <Link to="/payment-request/new" className="font-semibold text-brand-700 underline hover:text-brand-900">
-          {m.createNew}
-        </Link>
-      </div>
-    );
-  } else {
-    body = (
-      <>
-        <LinksTable links={list} />
-        <LinkCards links={list} />
-        {links.hasNextPage && (
-          <div className="mt-6 flex flex-col items-center gap-2">
-            {links.isFetchNextPageError && (
-              <p role="alert" className="text-sm text-danger-700">
-                {errorMessage(links.error, 'More payment links could not be loaded.')}
-              </p>
-            )}
-            <Button variant="secondary" onClick={() => void links.fetchNextPage()} loading={links.isFetchingNextPage}>
-              Load more
-            </Button>
-          </div>
-        )}
-      </>
-    );
-  }
-
   return (
     <>
-      <PageTitle title={title} />
-      <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
-          {accountNumber && (
-            <p className="mt-1 text-slate-600">
-              Account <span className="tabular-nums">{accountNumber}</span>
-            </p>
-          )}
-        </div>
-        <div className="flex w-full flex-wrap items-start gap-2 sm:w-auto">
-          {accountNumber && (
-            <ExportCsv
-              path={`/v1/export/payment-request-payments/${segment(accountNumber)}`}
-              filename={`payment-request-payments-${accountNumber}.csv`}
-              what="payments through your payment requests"
-              label="Export payments CSV"
-            />
-          )}
-          <Link to="/payment-request/new" className={buttonClasses('primary', 'md')}>
-            {m.newRequest}
-          </Link>
-        </div>
-      </div>
+      <AccountPageHeader
+        title={title}
+        accountNumber={accountNumber}
+        actions={
+          <PageActions>
+            {accountNumber && (
+              <ExportCsv
+                path={`/v1/export/payment-request-payments/${segment(accountNumber)}`}
+                filename={`payment-request-payments-${accountNumber}.csv`}
+                what="payments through your payment requests"
+                label="Export payments CSV"
+              />
+            )}
+            <Link to="/payment-request/new" className={buttonClasses('primary', 'md')}>
+              {m.newRequest}
+            </Link>
+          </PageActions>
+        }
+      />
       <Counters accountNumber={accountNumber} />
-      {body}
+      <PagedList
+        query={links}
+        accountNumber={accountNumber}
+        count={list.length}
+        loadingLabel="Loading payment links"
+        loadFallback="The payment links could not be loaded."
+        moreFallback="More payment links could not be loaded."
+        empty={
+          <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+            <ListIcon className="size-8 text-slate-400" />
+            <p className="text-lg font-semibold text-slate-900">{m.noLinks}</p>
+            <Link to="/payment-request/new" className="font-semibold text-brand-700 underline hover:text-brand-900">
+              {m.createNew}
+            </Link>
+          </div>
+        }
+      >
+        <LinksTable links={list} />
+        <LinkCards links={list} />
+      </PagedList>
     </>
   );
 }

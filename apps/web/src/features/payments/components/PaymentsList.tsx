@@ -5,7 +5,7 @@ import { AlertCircleIcon, CardIcon, CheckCircleIcon, HistoryIcon, ListIcon } fro
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
-import { Button } from '../../../components/Button.tsx';
+import { LoadMore } from '../../../components/ListStates.tsx';
 import type { ReactNode } from 'react';
 import { PaymentMethodMark, PaymentStatusBadge, RefundStateBadge } from './PaymentBits.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
@@ -150,18 +150,7 @@ export function PaymentsList({
               </li>
             ))}
           </ul>
-          {paging.hasNextPage && (
-            <div className="flex flex-col items-center gap-2">
-              {paging.isFetchNextPageError && (
-                <p role="alert" className="text-sm text-danger-700">
-                  {errorMessage(error, 'More payments could not be loaded.')}
-                </p>
-              )}
-              <Button variant="secondary" onClick={() => void paging.fetchNextPage()} loading={paging.isFetchingNextPage}>
-                Load more
-              </Button>
-            </div>
-          )}
+          <LoadMore query={{ ...paging, error }} fallback="More payments could not be loaded." className="" />
         </>
       )}
     </div>

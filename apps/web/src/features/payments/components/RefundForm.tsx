@@ -16,7 +16,8 @@ import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
-import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { AmountField, TpinField } from '../../../components/MoneyFields.tsx';
+import { ApiError, errorMessage, isTpinRefusal, isUnsureFailure } from '../../../lib/http.ts';
 import { apiCents } from '../../../lib/money.ts';
 import { useRefundPayment } from '../api.ts';
 
@@ -26,13 +27,6 @@ export const refundUnsureMessage = 'Refund failed! Sending it again is safe: the
 
 const formFields = new Set<string>(['amount', 'reason', 'tpin']);
 const isFormField = (field: string): field is keyof RefundFormInput => formFields.has(field);
-
-/** Only digits and one decimal point reach the amount field. */
-function digitsAndOnePoint(value: string): string {
-  const cleaned = value.replace(/[^\d.]/g, '');
-  const point = cleaned.indexOf('.');
-  return point === -1 ? cleaned : cleaned.slice(0, point + 1) + cleaned.slice(point + 1).replace(/\./g, '');
-}
 
 /** What the refund form needs of a payment: a gateway payment or a payment made through a link. */
 export interface RefundTarget {
@@ -105,13 +99,13 @@ export function RefundForm({ payment, onClose }: { payment: RefundTarget; onClos
           onClose();
         },
         onError: (error) => {
-          const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+          const unsure = isUnsureFailure(error);
           const message = unsure ? refundUnsureMessage : errorMessage(error, failedMessage);
           toast.error(message);
           setProblem(message);
           if (!(error instanceof ApiError)) return;
           for (const [field, fieldMessage] of Object.entries(error.fields ?? {})) if (isFormField(field)) setError(field, { message: fieldMessage });
-          if (error.code === 'tpin_incorrect' || error.status === 423) {
+          if (isTpinRefusal(error)) {
             setValue('tpin', '');
             setFocus('tpin');
           }
@@ -120,7 +114,6 @@ export function RefundForm({ payment, onClose }: { payment: RefundTarget; onClos
     );
   };
 
-  const amountField = register('amount');
   return (
     <form
       onSubmit={(event) => void handleSubmit(onSubmit)(event)}
@@ -139,20 +132,10 @@ export function RefundForm({ payment, onClose }: { payment: RefundTarget; onClos
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="min-w-0">
-          <FloatingField
-            label={refundMessages.amountLabel}
-            inputMode="decimal"
-            autoComplete="off"
-            error={errors.amount?.message}
-            {...amountField}
-            onChange={(event) => {
-              event.target.value = digitsAndOnePoint(event.target.value);
-              void amountField.onChange(event);
-            }}
-          />
+          <AmountField label={refundMessages.amountLabel} error={errors.amount?.message} {...register('amount')} />
           <p className="mt-1.5 text-sm text-slate-600">Left to refund: {left}</p>
         </div>
-        <FloatingField label={refundMessages.tpinLabel} type="password" inputMode="numeric" maxLength={4} autoComplete="off" error={errors.tpin?.message} {...register('tpin')} />
+        <TpinField label={refundMessages.tpinLabel} error={errors.tpin?.message} {...register('tpin')} />
         <FloatingField
           label={refundMessages.reasonLabel}
           autoComplete="off"

@@ -1,16 +1,15 @@
 import { formatDateTime, uiText } from '@kestrel/shared';
-import { Button } from '../../../components/Button.tsx';
 import { ExportCsv } from '../../../components/ExportCsv.tsx';
 import { ListIcon } from '../../../components/icons.tsx';
-import { PageTitle } from '../../../components/PageTitle.tsx';
+import { AccountPageHeader } from '../../../components/AccountPageHeader.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
-import { errorMessage, segment } from '../../../lib/http.ts';
+import { segment } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccountTransactions, type Transaction, type TransactionType } from '../api.ts';
 import { DownloadProof } from '../components/DownloadProof.tsx';
 import { TransactionTypeBadge } from '../components/TransactionTypeBadge.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
-import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx';
+import { PagedList } from '../../../components/ListStates.tsx';
 
 const title = uiText.nav.transactions;
 const emptyMessage = 'This Account has No Transactions';
@@ -124,57 +123,37 @@ export function TransactionsPage() {
     })),
   );
 
-  let body;
-  if (!accountNumber || (transactions.isPending && transactions.fetchStatus !== 'idle')) {
-    body = <ListSkeleton label="Loading transactions" />;
-  } else if (transactions.isError && !transactions.data) {
-    body = <ListLoadError query={transactions} fallback="The transactions could not be loaded." />;
-  } else if (rows.length === 0) {
-    body = (
-      <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
-        <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
-          <ListIcon className="size-6" />
-        </span>
-        <p className="font-semibold text-slate-800">{emptyMessage}</p>
-      </div>
-    );
-  } else {
-    body = (
-      <>
-        <TransactionsTable rows={rows} accountNumber={accountNumber} />
-        <TransactionCards rows={rows} />
-        {transactions.hasNextPage && (
-          <div className="mt-6 flex flex-col items-center gap-2">
-            {transactions.isFetchNextPageError && (
-              <p role="alert" className="text-sm text-danger-700">
-                {errorMessage(transactions.error, 'More transactions could not be loaded.')}
-              </p>
-            )}
-            <Button variant="secondary" onClick={() => void transactions.fetchNextPage()} loading={transactions.isFetchingNextPage}>
-              Load more
-            </Button>
-          </div>
-        )}
-      </>
-    );
-  }
-
   return (
     <>
-      <PageTitle title={title} />
-      <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
-          {accountNumber && (
-            <p className="mt-1 text-slate-600">
-              Account <span className="tabular-nums">{accountNumber}</span>
-              {rows.length > 0 && ` · ${transactions.hasNextPage ? 'latest ' : ''}${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}`}
-            </p>
-          )}
-        </div>
-        {accountNumber && <ExportCsv path={`/v1/export/transactions/${segment(accountNumber)}`} filename={`transactions-${accountNumber}.csv`} what="transactions" />}
-      </div>
-      {body}
+      <AccountPageHeader
+        title={title}
+        accountNumber={accountNumber}
+        detail={rows.length > 0 && ` · ${transactions.hasNextPage ? 'latest ' : ''}${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}`}
+        actions={accountNumber && <ExportCsv path={`/v1/export/transactions/${segment(accountNumber)}`} filename={`transactions-${accountNumber}.csv`} what="transactions" />}
+      />
+      <PagedList
+        query={transactions}
+        accountNumber={accountNumber}
+        count={rows.length}
+        loadingLabel="Loading transactions"
+        loadFallback="The transactions could not be loaded."
+        moreFallback="More transactions could not be loaded."
+        empty={
+          <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
+            <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
+              <ListIcon className="size-6" />
+            </span>
+            <p className="font-semibold text-slate-800">{emptyMessage}</p>
+          </div>
+        }
+      >
+        {(account) => (
+          <>
+            <TransactionsTable rows={rows} accountNumber={account} />
+            <TransactionCards rows={rows} />
+          </>
+        )}
+      </PagedList>
     </>
   );
 }

@@ -5,10 +5,6 @@ import {
   CURRENCY_PREFIX,
   formatMoney,
   STEP_UP_INVALID,
-  STEP_UP_REQUIRED,
-  stepUpHintFor,
-  stepUpMessages,
-  stepUpText,
   transferForm,
   transferMessages,
   type Cents,
@@ -16,7 +12,7 @@ import {
   type TransferFormInput,
   type TransferFormValues,
 } from '@kestrel/shared';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -24,11 +20,12 @@ import { Button, buttonClasses } from '../../../components/Button.tsx';
 import { StatusCard } from '../../../components/StatusCard.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
+import { StepUpCodeField, TpinField, useStepUp } from '../../../components/MoneyFields.tsx';
 import { AlertCircleIcon, CheckCircleIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
-import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { ApiError, errorMessage, isTpinRefusal, isUnsureFailure } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { accountDisplayName } from '../../accounts/account-name.ts';
 import { usePortalUser } from '../../../lib/portal-user.ts';
@@ -118,10 +115,6 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
   const senderHintId = useId();
   const recipientHintId = useId();
   const previewId = useId();
-  const stepUpHintId = useId();
-  const stepUpFieldId = useId();
-  /** Above the step-up threshold (403 step_up_required): the hint of the "Verification code" field. */
-  const [stepUpHint, setStepUpHint] = useState<string | null>(null);
 
   const {
     register,
@@ -132,6 +125,8 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
     setFocus,
     formState: { errors },
   } = useForm<TransferFormInput, unknown, TransferFormValues>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '', stepUpCode: '' } });
+  /** Above the step-up threshold (403 step_up_required): the "Verification code" field and its hint. */
+  const stepUp = useStepUp({ setError, setValue, setFocus });
   const [amountText, currency] = useWatch({ control, name: ['amount', 'currency'] });
 
   const done = transfer.isSuccess;
@@ -139,10 +134,6 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
     // The submit button the user pressed is gone; put focus on its replacement.
     if (done) backButton.current?.focus();
   }, [done]);
-  useEffect(() => {
-    // The field the server asked for has just appeared: the next thing to type.
-    if (stepUpHint) setFocus('stepUpCode');
-  }, [stepUpHint, setFocus]);
 
   const searchPath = transferPaths.recipientSearch(WALLET_AREA);
   const back = <BackLink to={searchPath}>Choose another recipient</BackLink>;
@@ -207,12 +198,8 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
 
   const onSubmit = (values: TransferFormValues) => {
     if (transfer.isPending || done) return;
-    const stepUpCode = values.stepUpCode?.trim() ?? '';
-    if (stepUpHint && stepUpCode === '') {
-      setError('stepUpCode', { message: stepUpMessages.codeRequired });
-      setFocus('stepUpCode');
-      return;
-    }
+    const stepUpCode = stepUp.code(values.stepUpCode);
+    if (stepUpCode === undefined) return;
     // A new attempt clears the last one's refusal: a success never shows beside a stale 'Incorrect TPIN'.
     toast.dismiss(TRANSFER_ERROR_TOAST);
     transfer.mutate(
@@ -226,21 +213,16 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
           currency: values.currency,
           balance: centsToDecimalString(values.amount),
           tpin: values.tpin,
-          ...(stepUpHint && stepUpCode ? { stepUpCode } : {}),
+          ...(stepUpCode ? { stepUpCode } : {}),
         },
       },
       {
         onSuccess: () => toast.success(transferMessages.success),
         onError: (error) => {
-          if (error instanceof ApiError && error.code === STEP_UP_REQUIRED) {
-            // Not a failure: the field appears, with where the code comes from (the app, or the mail just sent).
-            setStepUpHint(stepUpHintFor(error.message));
-            setValue('stepUpCode', '');
-            return;
-          }
+          if (stepUp.asked(error)) return;
           // No answer (network) or a server fault may hide a transfer that went through: say that
           // sending again is safe. When the server did explain itself, its words come first.
-          const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+          const unsure = isUnsureFailure(error);
           const serverSaid = error instanceof ApiError && error.fromServer ? error.message : undefined;
           toast.error(unsure ? (serverSaid ? `${serverSaid} ${unsureHint}` : unsureMessage) : errorMessage(error, failedMessage), { id: TRANSFER_ERROR_TOAST });
           if (!(error instanceof ApiError)) return;
@@ -248,7 +230,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
             const formField = formFieldOf[field];
             if (formField) setError(formField, { message });
           }
-          if (error.code === 'tpin_incorrect' || error.status === 423) {
+          if (isTpinRefusal(error)) {
             setValue('tpin', '');
             setFocus('tpin');
           }
@@ -316,36 +298,9 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
               </div>
             </div>
 
-            <FloatingField
-              label="TPIN"
-              type="password"
-              inputMode="numeric"
-              maxLength={4}
-              autoComplete="off"
-              className="sm:max-w-[11rem]"
-              error={errors.tpin?.message}
-              {...register('tpin')}
-            />
+            <TpinField label="TPIN" className="sm:max-w-[11rem]" error={errors.tpin?.message} {...register('tpin')} />
 
-            {stepUpHint && (
-              <div className="min-w-0">
-                <FloatingField
-                  label={stepUpText.label}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={11}
-                  className="sm:max-w-[16rem]"
-                  id={stepUpFieldId}
-                  // The field's own error (FloatingField's id) and where the code comes from.
-                  aria-describedby={errors.stepUpCode ? `${stepUpFieldId}-error ${stepUpHintId}` : stepUpHintId}
-                  error={errors.stepUpCode?.message}
-                  {...register('stepUpCode')}
-                />
-                <p id={stepUpHintId} className="mt-1.5 text-sm text-slate-700">
-                  {stepUpHint}
-                </p>
-              </div>
-            )}
+            {stepUp.hint && <StepUpCodeField hint={stepUp.hint} className="sm:max-w-[16rem]" error={errors.stepUpCode?.message} {...register('stepUpCode')} />}
           </fieldset>
 
           {done && <TransferDone result={transfer.data} recipient={to} />}

@@ -6,10 +6,6 @@ import {
   formatMoney,
   parseAmount,
   STEP_UP_INVALID,
-  STEP_UP_REQUIRED,
-  stepUpHintFor,
-  stepUpMessages,
-  stepUpText,
   US_BANK_ACCOUNT_TYPES,
   WITHDRAW_COUNTRIES,
   withdrawForm,
@@ -17,15 +13,15 @@ import {
   withdrawMessages,
   type WithdrawFormValues,
 } from '@kestrel/shared';
-import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
+import { AmountField, StepUpCodeField, TpinField, useStepUp } from '../../../components/MoneyFields.tsx';
 import { apiCents } from '../../../lib/money.ts';
-import { ApiError, errorMessage } from '../../../lib/http.ts';
+import { ApiError, errorMessage, isTpinRefusal, isUnsureFailure } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccount } from '../../accounts/api.ts';
 import { useCreateWithdrawal } from '../api.ts';
@@ -40,23 +36,12 @@ const isFormField = (field: string): field is keyof WithdrawFormValues => formFi
 /** "checking" -> "Checking": how a US account type is shown; it is sent uppercased. */
 const accountTypeLabel = (value: string) => value.charAt(0) + value.slice(1).toLowerCase();
 
-/** Only digits and one decimal point reach the amount field. */
-function digitsAndOnePoint(value: string): string {
-  const cleaned = value.replace(/[^\d.]/g, '');
-  const point = cleaned.indexOf('.');
-  return point === -1 ? cleaned : cleaned.slice(0, point + 1) + cleaned.slice(point + 1).replace(/\./g, '');
-}
-
 /** The new bank withdraw form (/bank/withdraw/new, and /withdraw/bank while there are no withdrawals). */
 export function NewWithdrawForm() {
   const { accountNumber, userId } = useSession();
   const account = useAccount(accountNumber);
   const create = useCreateWithdrawal();
   const navigate = useNavigate();
-  const stepUpHintId = useId();
-  const stepUpFieldId = useId();
-  /** Above the step-up threshold (403 step_up_required): the hint of the "Verification code" field. */
-  const [stepUpHint, setStepUpHint] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -81,10 +66,8 @@ export function NewWithdrawForm() {
       stepUpCode: '',
     },
   });
-  useEffect(() => {
-    // The field the server asked for has just appeared: the next thing to type.
-    if (stepUpHint) setFocus('stepUpCode');
-  }, [stepUpHint, setFocus]);
+  /** Above the step-up threshold (403 step_up_required): the "Verification code" field and its hint. */
+  const stepUp = useStepUp({ setError, setValue, setFocus });
   const country = useWatch({ control, name: 'country' });
   const balance = account.data?.balance.find((entry) => entry.currency === 'USD');
   const availableCents = balance ? apiCents(balance.amount) : undefined;
@@ -93,12 +76,8 @@ export function NewWithdrawForm() {
     if (create.isPending || !accountNumber) return;
     const amount = parseAmount(values.amount);
     if (!amount.ok) return;
-    const stepUpCode = values.stepUpCode?.trim() ?? '';
-    if (stepUpHint && stepUpCode === '') {
-      setError('stepUpCode', { message: stepUpMessages.codeRequired });
-      setFocus('stepUpCode');
-      return;
-    }
+    const stepUpCode = stepUp.code(values.stepUpCode);
+    if (stepUpCode === undefined) return;
     create.mutate(
       {
         accountNumber,
@@ -113,7 +92,7 @@ export function NewWithdrawForm() {
         accountHolderName: values.accountHolderName,
         currency: 'USD',
         amount: centsToDecimalString(amount.cents),
-        ...(stepUpHint && stepUpCode ? { stepUpCode } : {}),
+        ...(stepUpCode ? { stepUpCode } : {}),
       },
       {
         onSuccess: () => {
@@ -121,13 +100,8 @@ export function NewWithdrawForm() {
           void navigate('/withdraw/bank');
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.code === STEP_UP_REQUIRED) {
-            // Not a failure: the field appears, with where the code comes from (the app, or the mail just sent).
-            setStepUpHint(stepUpHintFor(error.message));
-            setValue('stepUpCode', '');
-            return;
-          }
-          const unsure = !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+          if (stepUp.asked(error)) return;
+          const unsure = isUnsureFailure(error);
           toast.error(unsure ? unsureMessage : errorMessage(error, failedMessage));
           if (!(error instanceof ApiError)) return;
           for (const [field, message] of Object.entries(error.fields ?? {})) {
@@ -138,7 +112,7 @@ export function NewWithdrawForm() {
             setValue('stepUpCode', '');
             setFocus('stepUpCode');
           }
-          if (error.code === 'tpin_incorrect' || error.status === 423) {
+          if (isTpinRefusal(error)) {
             setValue('tpin', '');
             setFocus('tpin');
           }
@@ -147,7 +121,6 @@ export function NewWithdrawForm() {
     );
   };
 
-  const amountField = register('amount');
   return (
     <form
       onSubmit={handleSubmit(onSubmit)}
@@ -193,46 +166,11 @@ export function NewWithdrawForm() {
           ))}
         </SelectField>
         <div className="min-w-0">
-          <FloatingField
-            label={withdrawLabels.amount}
-            inputMode="decimal"
-            autoComplete="off"
-            error={errors.amount?.message}
-            {...amountField}
-            onChange={(event) => {
-              event.target.value = digitsAndOnePoint(event.target.value);
-              void amountField.onChange(event);
-            }}
-          />
+          <AmountField label={withdrawLabels.amount} error={errors.amount?.message} {...register('amount')} />
           {availableCents !== undefined && <p className="mt-1.5 text-sm text-slate-600">Available balance: {formatMoney(availableCents, asCurrency(balance?.currency ?? 'USD'))}</p>}
         </div>
-        <FloatingField
-          label={withdrawLabels.tpin}
-          type="password"
-          inputMode="numeric"
-          maxLength={4}
-          autoComplete="off"
-          error={errors.tpin?.message}
-          {...register('tpin')}
-        />
-        {stepUpHint && (
-          <div className="min-w-0">
-            <FloatingField
-              id={stepUpFieldId}
-              label={stepUpText.label}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={11}
-              // The field's own error (FloatingField's id) and where the code comes from.
-              aria-describedby={errors.stepUpCode ? `${stepUpFieldId}-error ${stepUpHintId}` : stepUpHintId}
-              error={errors.stepUpCode?.message}
-              {...register('stepUpCode')}
-            />
-            <p id={stepUpHintId} className="mt-1.5 text-sm text-slate-700">
-              {stepUpHint}
-            </p>
-          </div>
-        )}
+        <TpinField label={withdrawLabels.tpin} error={errors.tpin?.message} {...register('tpin')} />
+        {stepUp.hint && <StepUpCodeField hint={stepUp.hint} error={errors.stepUpCode?.message} {...register('stepUpCode')} />}
       </div>
       <p className="text-sm text-slate-600">
         The amount leaves your balance now and is held until the payout is made. If the bank refuses it, it comes back to your wallet.

@@ -3,17 +3,16 @@ import { Link } from 'react-router';
 import { buttonClasses } from '../../../components/Button.tsx';
 import { AlertCircleIcon, BankIcon, CheckCircleIcon, HistoryIcon, ListIcon } from '../../../components/icons.tsx';
 import { ExportCsv } from '../../../components/ExportCsv.tsx';
-import { PageTitle } from '../../../components/PageTitle.tsx';
+import { AccountPageHeader, PageActions } from '../../../components/AccountPageHeader.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { useSession } from '../../../lib/session.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
-import { Button } from '../../../components/Button.tsx';
-import { errorMessage, segment } from '../../../lib/http.ts';
+import { segment } from '../../../lib/http.ts';
 import { useWithdrawalCounters, useWithdrawals, type Withdrawal } from '../api.ts';
 import { NewWithdrawForm } from '../components/NewWithdrawForm.tsx';
 import { WithdrawalStatusBadge } from '../components/WithdrawalStatusBadge.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
-import { ListLoadError, ListSkeleton } from '../../../components/ListStates.tsx';
+import { PagedList } from '../../../components/ListStates.tsx';
 
 const title = 'Bank Withdraw';
 const columns = ['Amount', 'Bank', 'Account No.', 'Routing Number', 'Date'] as const;
@@ -108,64 +107,40 @@ export function BankWithdrawListPage() {
   const { accountNumber } = useSession();
   const withdrawals = useWithdrawals(accountNumber);
   const list = withdrawals.data?.pages.flat() ?? [];
-  const loading = !accountNumber || (withdrawals.isPending && withdrawals.fetchStatus !== 'idle');
-
-  let body;
-  if (loading) {
-    body = <ListSkeleton label="Loading withdrawals" />;
-  } else if (withdrawals.isError && !withdrawals.data) {
-    body = <ListLoadError query={withdrawals} fallback="The withdrawals could not be loaded." />;
-  } else if (list.length === 0) {
-    body = (
-      <div className="max-w-3xl">
-        <p className="mb-4 flex items-center gap-2 text-slate-600">
-          <ListIcon className="size-5 text-slate-500" /> You have no withdrawals yet. Request your first one here.
-        </p>
-        <NewWithdrawForm />
-      </div>
-    );
-  } else {
-    body = (
-      <>
-        <WithdrawalsTable withdrawals={list} />
-        <WithdrawalCards withdrawals={list} />
-        {withdrawals.hasNextPage && (
-          <div className="mt-6 flex flex-col items-center gap-2">
-            {withdrawals.isFetchNextPageError && (
-              <p role="alert" className="text-sm text-danger-700">
-                {errorMessage(withdrawals.error, 'More withdrawals could not be loaded.')}
-              </p>
-            )}
-            <Button variant="secondary" onClick={() => void withdrawals.fetchNextPage()} loading={withdrawals.isFetchingNextPage}>
-              Load more
-            </Button>
-          </div>
-        )}
-      </>
-    );
-  }
-
   return (
     <>
-      <PageTitle title={title} />
-      <div className="mb-6 flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
-          {accountNumber && (
-            <p className="mt-1 text-slate-600">
-              Account <span className="tabular-nums">{accountNumber}</span>
-            </p>
-          )}
-        </div>
-        <div className="flex w-full flex-wrap items-start gap-2 sm:w-auto">
-          {accountNumber && <ExportCsv path={`/v1/export/withdrawals/${segment(accountNumber)}`} filename={`withdrawals-${accountNumber}.csv`} what="withdrawals" />}
-          <Link to="/bank/withdraw/new" className={buttonClasses('primary', 'md')}>
-            + New withdraw
-          </Link>
-        </div>
-      </div>
+      <AccountPageHeader
+        title={title}
+        accountNumber={accountNumber}
+        actions={
+          <PageActions>
+            {accountNumber && <ExportCsv path={`/v1/export/withdrawals/${segment(accountNumber)}`} filename={`withdrawals-${accountNumber}.csv`} what="withdrawals" />}
+            <Link to="/bank/withdraw/new" className={buttonClasses('primary', 'md')}>
+              + New withdraw
+            </Link>
+          </PageActions>
+        }
+      />
       <Counters accountNumber={accountNumber} />
-      {body}
+      <PagedList
+        query={withdrawals}
+        accountNumber={accountNumber}
+        count={list.length}
+        loadingLabel="Loading withdrawals"
+        loadFallback="The withdrawals could not be loaded."
+        moreFallback="More withdrawals could not be loaded."
+        empty={
+          <div className="max-w-3xl">
+            <p className="mb-4 flex items-center gap-2 text-slate-600">
+              <ListIcon className="size-5 text-slate-500" /> You have no withdrawals yet. Request your first one here.
+            </p>
+            <NewWithdrawForm />
+          </div>
+        }
+      >
+        <WithdrawalsTable withdrawals={list} />
+        <WithdrawalCards withdrawals={list} />
+      </PagedList>
     </>
   );
 }

@@ -153,6 +153,21 @@ describe('step-up for large movements', () => {
     expect(await balanceCents(bob)).toBe(100_001);
   });
 
+  it('a person whose only second factor is a passkey is mailed a code, and the mailed code goes through', async () => {
+    const { db } = await testServer();
+    const alice = await createHolder(500_000);
+    const bob = await createHolder();
+    await db.insertInto('passkeys').values({ id: `passkey-${alice.user.userId}`, userId: alice.user.userId, name: 'Phone', publicKey: 'not-used-here', transports: [] }).execute();
+    const key = newKey();
+    const refused = await transfer(alice, bob.account, 1500, { key });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'step_up_required', error: stepUpMessages.requiredEmail });
+    const { code } = await mailedCode(alice.user);
+    const through = await transfer(alice, bob.account, 1500, { key, code });
+    expect(through.status).toBe(200);
+    expect(await balanceCents(alice)).toBe(350_000);
+  });
+
   it('a mailed code used twice is refused (403 step_up_invalid) and a new one is mailed', async () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();

@@ -13,7 +13,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { refuse, type Refusal } from '../../http/refusals.ts';
 import { noticeMail } from '../mail/templates.ts';
 import { findUserById } from '../users/users.service.ts';
-import { admitCodeCheck, twoFactorEnabledFor } from './two-factor.service.ts';
+import { admitCodeCheck, totpEnabledFor } from './two-factor.service.ts';
 import { type StepUpArgs, type StepUpKind } from '../ledger/step-up-kinds.ts';
 import { looksLikeTotpCode, openTotpSecret, recoveryCodeHash, totpStepOf } from './two-factor-secrets.ts';
 
@@ -77,7 +77,9 @@ export async function prepareStepUp(ctx: AppContext, movement: StepUpMovement, c
   if (code === undefined || code.trim() === '') return none;
   args.given = true;
   const secretKey = ctx.config.secretKey;
-  if (!(await twoFactorEnabledFor(ctx.db, movement.userId))) {
+  // The database takes an app code only from a person with an authenticator app (step_up_check.sql);
+  // anyone else, a person whose second factor is a passkey alone included, is mailed a code.
+  if (!(await totpEnabledFor(ctx.db, movement.userId))) {
     args.mailHash = mailCodeHash(secretKey, code);
     return none;
   }

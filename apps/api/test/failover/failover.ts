@@ -578,6 +578,9 @@ async function createWorld(baseUrl: string, db: Db): Promise<World> {
   for (let i = 0; i < CLIENTS; i += 1) {
     const holder = await createHolder(baseUrl, db);
     await fund(db, holder.accountId, OPENING_CENTS);
+    // A test of failover, not of step-up: each client moves more than the US$ 1,000.00 a day an
+    // account may move on the TPIN alone (README "Step-up for large movements").
+    await db.updateTable('accounts').set({ stepUpThresholdCents: OPENING_CENTS * 1000 }).where('id', '=', holder.accountId).execute();
     clients.push({ kind: kinds[i % kinds.length]!, holder });
   }
   const world: World = { baseUrl, store, storeOwner, recipient, clients, expected: new Map(), acknowledged: [], attempts: [], unexpected: [] };

@@ -148,6 +148,12 @@ export default tseslint.config(
   },
   ...layeredFeatures('apps/web/src/features', WEB_FEATURE_ORDER, 'feature'),
   {
+    // Small rooms (ARCHITECTURE.md): a production file past 400 lines holds more than one thing.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'max-lines': ['error', { max: 400 }] },
+  },
+  {
     // Tests read loosely-typed JSON bodies.
     files: ['**/*.test.ts', 'apps/api/test/**/*.ts', 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

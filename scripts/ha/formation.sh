@@ -8,6 +8,7 @@
 #   scripts/ha/formation.sh uri      # the multi-host DATABASE_URL for Kestrel
 #   scripts/ha/formation.sh state    # pg_autoctl show state
 #   scripts/ha/formation.sh tune     # the shorter failover timeouts (README "How fast a lost primary is replaced")
+#   scripts/ha/formation.sh diagnose # the monitor's view, its last events, the end of each keeper's log
 #   scripts/ha/formation.sh stop     # stop every node (data kept)
 #   scripts/ha/formation.sh destroy  # stop and delete the data directories
 #
@@ -63,6 +64,37 @@ wait_for() {
   return 1
 }
 
+# What a service manager does for pg_autoctl on a real machine (the unit `pg_autoctl show
+# systemd` prints has Restart=always): a keeper that exited, for instance after a transition it
+# could not finish, is started again. A keeper that is running is left alone.
+keep_keepers_running() {
+  run_node "$MONITOR_DIR"
+  for name in "${NODES[@]}"; do
+    [ -e "$HA_DIR/$name/PG_VERSION" ] && run_node "$HA_DIR/$name"
+  done
+  return 0
+}
+
+formation_ready_supervised() {
+  keep_keepers_running >/dev/null 2>&1
+  formation_ready
+}
+
+# Printed when the formation does not come together, so a failure in CI can be read afterwards:
+# the monitor's view, its last events and the end of each keeper's log.
+diagnose() {
+  {
+    echo "--- pg_autoctl show state"
+    as_postgres pg_autoctl show state --pgdata "$MONITOR_DIR" 2>&1 || true
+    echo "--- pg_autoctl show events"
+    as_postgres pg_autoctl show events --count 30 --pgdata "$MONITOR_DIR" 2>&1 || true
+    for name in "${NODES[@]}"; do
+      echo "--- $name: keeper $(as_postgres pg_autoctl status --pgdata "$HA_DIR/$name" >/dev/null 2>&1 && echo running || echo 'not running'); end of $name.log"
+      tail -n 60 "$HA_DIR/$name.log" 2>&1 || true
+    done
+  } >&2
+}
+
 formation_ready() {
   local state
   state=$(as_postgres pg_autoctl show state --pgdata "$MONITOR_DIR" 2>/dev/null) || return 1
@@ -98,7 +130,10 @@ start() {
       wait_for "$name to start" 120 as_postgres "$PG_BIN/pg_isready" -h "$HOST" -p "$(node_port 1)"
     fi
   done
-  wait_for "a primary and a secondary" 180 formation_ready
+  if ! wait_for "a primary and a secondary" 180 formation_ready_supervised; then
+    diagnose
+    exit 1
+  fi
   # number_sync_standbys stays at its default, 0, with two data nodes: README "Which
   # synchronous setting". (pg_autoctl 2.0 refuses to *set* 0, "not a non-negative integer".)
   echo "number_sync_standbys: $(as_postgres pg_autoctl get formation number-sync-standbys --pgdata "$MONITOR_DIR")"
@@ -170,7 +205,8 @@ case "${1:-}" in
   uri) uri ;;
   state) as_postgres pg_autoctl show state --pgdata "$MONITOR_DIR" ;;
   tune) tune ;;
+  diagnose) diagnose 2>&1 ;;
   stop) stop ;;
   destroy) stop; rm -rf "$HA_DIR" "/var/lib/postgresql/.config/pg_autoctl$HA_DIR" "/var/lib/postgresql/.local/share/pg_autoctl$HA_DIR" ;;
-  *) echo "usage: $0 start|uri|state|tune|stop|destroy" >&2; exit 2 ;;
+  *) echo "usage: $0 start|uri|state|tune|diagnose|stop|destroy" >&2; exit 2 ;;
 esac

@@ -91,7 +91,10 @@ async function waitForNodes(what: string, test: (all: Node[]) => boolean, limitM
   for (;;) {
     const all = await nodes().catch(() => []);
     if (all.length && test(all)) return all;
-    if (Date.now() - since > limitMs) throw new Error(`the formation did not reach "${what}" within ${limitMs / 1000} s: ${JSON.stringify(all)}`);
+    if (Date.now() - since > limitMs) {
+      console.error(await formation('diagnose').catch((error: Error) => error.message));
+      throw new Error(`the formation did not reach "${what}" within ${limitMs / 1000} s: ${JSON.stringify(all)}`);
+    }
     await sleep(250);
   }
 }

@@ -1,4 +1,5 @@
 import { operatorOperations } from './operations-operator.ts';
+import { authOperations } from './operations-auth.ts';
 import { portalOperations } from './operations-portal.ts';
 import { storeOperations } from './operations-store.ts';
 
@@ -70,7 +71,7 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 export const routeKey = (method: string, url: string) => `${method.toUpperCase()} ${url}`;
 
-const table: Record<string, OperationDoc> = { ...storeOperations, ...portalOperations, ...operatorOperations };
+const table: Record<string, OperationDoc> = { ...storeOperations, ...authOperations, ...portalOperations, ...operatorOperations };
 
 export function operationDoc(key: string): OperationDoc | undefined {
   return table[key];

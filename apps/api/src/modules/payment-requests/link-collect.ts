@@ -13,7 +13,8 @@ import {
 } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { refuse, type Refusal } from '../../http/refusals.ts';
-import { WALLET_BRAND, type AttemptHold, type Collectible, type RefusalSink } from '../payments/collect/collect.ts';
+import type { AttemptHold, Collectible } from '../payments/collect/collect.ts';
+import { WALLET_BRAND, type RefusalSink } from '../payments/collect/sources.ts';
 import { gatewayFeeCents } from '../payments/fees.ts';
 import { findLink, holdUse, insertLinkError, linkChargeRecorded, releaseHold, sweepExpiredHolds, type LinkRow } from './payment-requests.repository.ts';
 

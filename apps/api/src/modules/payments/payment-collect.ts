@@ -19,7 +19,8 @@ import { isDecline } from './card-processor.ts';
 import { queueCallback } from '../callbacks/outbox.ts';
 import { callbackBody, signedRedirectUrl, type CallbackPayload } from '../callbacks/signing.ts';
 import { decryptStoreKey } from '../stores/store-key.ts';
-import { WALLET_BRAND, type AttemptHold, type Collectible, type IdempotencyScope, type OpenedAttempt, type OpenedPayment, type RefusalSink } from './collect/collect.ts';
+import type { AttemptHold, Collectible, IdempotencyScope, OpenedAttempt, OpenedPayment } from './collect/collect.ts';
+import { WALLET_BRAND, type RefusalSink } from './collect/sources.ts';
 import { gatewayFeeCents } from './fees.ts';
 import { findPayment, holdPaymentForCard, insertPaymentError, paymentChargeRecorded, readPaymentForAttempt, releaseLease, type PaymentRow } from './payments.repository.ts';
 

@@ -1,15 +1,27 @@
 import { createHmac } from 'node:crypto';
 import { formatMoney, paymentMessages, type Cents, type Currency } from '@kestrel/shared';
 import type { AppContext } from '../../../context.ts';
-import { refuse, Refusal } from '../../../http/refusals.ts';
+import { refuse, type Refusal } from '../../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
-import { checkTpin, MoneyMovementLockedError, TpinLockedError, type TpinState } from '../../accounts/tpin.ts';
+import { checkTpin, MoneyMovementLockedError, TpinLockedError } from '../../accounts/tpin.ts';
 import type { AuditEntry } from '../../audit/audit.ts';
 import { prepareStepUp, stepUpBinding, stepUpRefusal, type PreparedStepUp, type StepUpMovement } from '../../auth/step-up.ts';
 import { InsufficientFundsError, newTransactionId } from '../../ledger/ledger.service.ts';
 import { voidUnlessRecorded, type CardProcessor, type ChargeOutcome } from '../card-processor.ts';
 import type { CheckedCard } from '../card-input.ts';
-import { collectPost, type CollectPostKind } from './collect-post.ts';
+import { collectPost } from './collect-post.ts';
+import {
+  cardOnRecord,
+  cardRefusalSource,
+  isKeptRefusal,
+  walletRefusalSource,
+  type CardOnRecord,
+  type CollectSource,
+  type RecordRefusal,
+  type RefusalSink,
+  type RefusalSource,
+  type WalletPayer,
+} from './sources.ts';
 
 /*
  * The collect pipeline: the one way money comes into a payee's wallet from a payer, used by
@@ -42,75 +54,10 @@ import { collectPost, type CollectPostKind } from './collect-post.ts';
  * on the processor's reference that the collect keeps in the ledger transaction's metadata.
  */
 
-/** The brand shown for money paid from a Kestrel wallet. */
-export const WALLET_BRAND = 'Kestrel';
-
 /** The card processor in use; the built-in sandbox until a real network is connected. */
 export function cardProcessorOf(ctx: AppContext): CardProcessor {
   return ctx.cardProcessor;
 }
-
-/** A card as the books keep it: brand, first 6, last 4, length, expiry (never the number or the CVC). */
-export interface CardOnRecord {
-  brand: string;
-  first6: string | null;
-  last4: string | null;
-  length: number | null;
-  expiresIn: string | null;
-}
-
-export const cardOnRecord = (card: CheckedCard): CardOnRecord => ({ brand: card.brand, first6: card.first6, last4: card.last4, length: card.digits.length, expiresIn: card.expiresIn });
-
-export interface WalletPayer extends TpinState {
-  id: string;
-  accountNumber: string;
-  accountEmail: string;
-}
-
-/** Where the money of a collect comes from: a charged card (the processor's name and reference), or a wallet. */
-export type CollectSource = { kind: 'card'; card: CardOnRecord; reference: string; processor: string } | { kind: 'wallet'; payer: WalletPayer; userId: string };
-
-/** The masked source a refused attempt is kept with. */
-export interface RefusalSource {
-  brand: string | null;
-  type: 'card' | 'wallet';
-  number: string;
-}
-
-export const cardRefusalSource = (card: CheckedCard): RefusalSource => ({ brand: card.brand, type: 'card', number: card.masked });
-export const walletRefusalSource = (accountNumber: string): RefusalSource => ({ brand: WALLET_BRAND, type: 'wallet', number: `****${accountNumber.slice(-4)}` });
-
-/**
- * The refusals of a pay attempt that the payee sees on the record (a payment's paymentErrors,
- * a link's 'Failed' tab): the ones about this attempt's money or credentials, or about the
- * record no longer taking payments. Bad input (400) and "someone else is paying" (409) are
- * not kept.
- */
-const KEPT_REFUSALS = new Set([
-  'payment_request_disabled',
-  'payment_request_expired',
-  'payment_request_owner_locked',
-  'limit_exceeded',
-  'tpin_incorrect',
-  'tpin_locked',
-  'money_movement_locked',
-  'insufficient_balance',
-  'card_declined',
-  'insufficient_funds',
-  'incorrect_cvc',
-  'too_many_declines',
-  'card_processor_unavailable',
-]);
-
-export function isKeptRefusal(error: unknown): error is Refusal {
-  return error instanceof Refusal && KEPT_REFUSALS.has(error.code);
-}
-
-/** Where a caller keeps its refused attempts. */
-export type RefusalSink = (refusal: Refusal, source: RefusalSource) => Promise<void>;
-
-/** The refusals a record answers for itself (see collect_post's result kinds). */
-export type RecordRefusal = Extract<CollectPostKind, 'already_paid' | 'attempt_in_progress' | 'limit_exceeded' | 'link_unavailable' | 'owner_locked'>;
 
 /** What the database step writes for one collect, made before the call (the transaction id is chosen here). */
 export interface Described<Answer> {

@@ -159,7 +159,7 @@ BEGIN
     SELECT v_tx, la, amount FROM (VALUES (v_source_la, -p_amount), (v_payee_la, p_amount - p_fee), (v_fee_la, p_fee)) AS v(la, amount)
      WHERE la IS NOT NULL AND amount <> 0;
     IF v_step_kind = 'unverified' THEN
-      INSERT INTO step_up_unverified_movements (ledger_transaction_id, account_id, amount_cents) VALUES (v_tx, p_payer_account_id, p_amount);
+      PERFORM step_up_count(p_payer_account_id, p_amount);
     END IF;
 
     IF p_target = 'payment' THEN

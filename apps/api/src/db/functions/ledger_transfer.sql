@@ -181,7 +181,7 @@ BEGIN
     INSERT INTO ledger_postings (ledger_transaction_id, ledger_account_id, amount_cents)
     VALUES (v_tx.id, v_sender_la, -p_amount), (v_tx.id, v_recipient_la, p_amount);
     IF v_step.kind = 'unverified' THEN
-      INSERT INTO step_up_unverified_movements (ledger_transaction_id, account_id, amount_cents) VALUES (v_tx.id, s.id, p_amount);
+      PERFORM step_up_count(s.id, p_amount);
     END IF;
     INSERT INTO transfers (ledger_transaction_id, from_account_id, to_account_id, currency, amount_cents, created_by)
     VALUES (v_tx.id, s.id, r.id, p_currency, p_amount, v_user);

@@ -13,8 +13,8 @@
 --   mailHash     the keyed hash of the code as a mailed code, or null;
 --   maxAttempts  wrong tries a mailed code takes.
 --
--- Kinds: unverified (under the threshold: no second factor needed; the caller records the
--- movement in step_up_unverified_movements), verified (the factor was spent here: the app's
+-- Kinds: unverified (under the threshold: no second factor needed; the caller counts the
+-- movement with step_up_count once the money has moved), verified (the factor was spent here: the app's
 -- step advanced last_used_step, a recovery code or the mailed code marked used),
 -- step_up_required_app / step_up_required_email (no code, or a mailed code for another
 -- movement), step_up_invalid_app, step_up_reused_app, step_up_invalid_email (remaining),
@@ -39,8 +39,10 @@ DECLARE
 BEGIN
   SELECT a.step_up_threshold_cents INTO STRICT v_threshold FROM accounts a WHERE a.id = p_account_id;
   IF p_amount <= v_threshold THEN
-    SELECT coalesce(sum(m.amount_cents), 0) INTO v_used FROM step_up_unverified_movements m
-     WHERE m.account_id = p_account_id AND m.created_at > clock_timestamp() - interval '24 hours';
+    -- The current UTC hour's bucket and the 24 before it (step_up_count.sql).
+    SELECT coalesce(sum(u.amount_cents), 0) INTO v_used FROM step_up_usage u
+     WHERE u.account_id = p_account_id
+       AND u.hour >= date_bin('1 hour', clock_timestamp(), timestamptz '2000-01-01 00:00:00+00') - interval '24 hours';
     IF v_used + p_amount <= v_threshold THEN kind := 'unverified'; RETURN; END IF;
   END IF;
 

@@ -82,7 +82,7 @@ BEGIN
     INSERT INTO ledger_postings (ledger_transaction_id, ledger_account_id, amount_cents)
     VALUES (v_tx, v_wallet_la, -v_amount), (v_tx, v_payouts_la, v_amount);
     IF v_step.kind = 'unverified' THEN
-      INSERT INTO step_up_unverified_movements (ledger_transaction_id, account_id, amount_cents) VALUES (v_tx, v_account_id, v_amount);
+      PERFORM step_up_count(v_account_id, v_amount);
     END IF;
 
     INSERT INTO bank_withdrawals (

@@ -158,7 +158,7 @@ export interface IdentityTables {
   passkeys: PasskeysTable;
   webauthnChallenges: WebauthnChallengesTable;
   stepUpCodes: StepUpCodesTable;
-  stepUpUnverifiedMovements: StepUpUnverifiedMovementsTable;
+  stepUpUsage: StepUpUsageTable;
   mailMessages: MailMessagesTable;
   loginAttempts: LoginAttemptsTable;
   auditLog: AuditLogTable;
@@ -179,10 +179,9 @@ export interface StepUpCodesTable {
   usedAt: NullableTimestamp;
 }
 
-/** A movement made on the TPIN alone, counted towards the account's step-up threshold. */
-export interface StepUpUnverifiedMovementsTable {
-  ledgerTransactionId: number;
+/** An account's movements made on the TPIN alone in one UTC hour, counted towards its step-up threshold. */
+export interface StepUpUsageTable {
   accountId: string;
+  hour: Timestamp;
   amountCents: number;
-  createdAt: CreatedAt;
 }

@@ -309,11 +309,34 @@ describe('step-up for large movements', () => {
     expect((await transfer(alice, bob.account, 1)).status).toBe(403);
     const { db } = await testServer();
     await db
-      .updateTable('stepUpUnverifiedMovements')
-      .set({ createdAt: sql<Date>`now() - interval '24 hours 1 second'` })
+      .updateTable('stepUpUsage')
+      .set({ hour: sql<Date>`hour - interval '25 hours'` })
       .where('accountId', '=', alice.account.accountId)
       .execute();
     expect((await transfer(alice, bob.account, 1)).status).toBe(200);
+  });
+
+  it("counts an account's movements in one row an hour: the hour 24 hours back still counts, older rows are dropped by a new hour's first movement", async () => {
+    const alice = await createHolder(1_000_000);
+    const bob = await createHolder();
+    expect((await transfer(alice, bob.account, 400)).status).toBe(200);
+    expect((await transfer(alice, bob.account, 500)).status).toBe(200);
+    const { db } = await testServer();
+    const usage = () => db.selectFrom('stepUpUsage').select(['hour', 'amountCents']).where('accountId', '=', alice.account.accountId).orderBy('hour').execute();
+    const [hour] = await usage();
+    expect((await usage()).map((row) => Number(row.amountCents))).toEqual([90_000]);
+    const currentHour = sql<Date>`date_bin('1 hour', now(), timestamptz '2000-01-01 00:00:00+00')`;
+
+    // The bucket starting 24 hours before the current hour is still in the window: 900 + 101 > 1,000.
+    await db.updateTable('stepUpUsage').set({ hour: sql<Date>`${currentHour} - interval '24 hours'` }).where('accountId', '=', alice.account.accountId).execute();
+    expect((await transfer(alice, bob.account, 101)).status).toBe(403);
+
+    // One hour older, it has left the window; the movement starts this hour's row and deletes it.
+    await db.updateTable('stepUpUsage').set({ hour: sql<Date>`${currentHour} - interval '25 hours'` }).where('accountId', '=', alice.account.accountId).execute();
+    expect((await transfer(alice, bob.account, 101)).status).toBe(200);
+    const rows = await usage();
+    expect(rows.map((row) => Number(row.amountCents))).toEqual([10_100]);
+    expect(new Date(rows[0]!.hour).getTime()).toBe(new Date(hour!.hour).getTime());
   });
 
   it('a withdrawal above the threshold: 403 step_up_required without the code, 201 with it and the same key; the refusal holds nothing', async () => {

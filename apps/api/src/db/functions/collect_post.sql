@@ -210,12 +210,7 @@ BEGIN
       IF NOT ledger_debit(v_source_la, p_amount) THEN v_refusal := 'insufficient_funds'; RAISE EXCEPTION USING ERRCODE = 'KC001'; END IF;
     END IF;
 
-    IF p_idempotency_key IS NOT NULL THEN
-      -- A concurrent request with this key makes this insert wait for it, then fail: this
-      -- money part rolls back and the first answer is returned.
-      INSERT INTO idempotency_keys (caller, idempotency_key, request_hash, response_status, response_body)
-      VALUES (p_idempotency_caller, p_idempotency_key, p_request_hash, 200, p_answer);
-    END IF;
+    PERFORM idempotency_remember(p_idempotency_caller, p_idempotency_key, p_request_hash, 200, p_answer);
     kind := 'ok';
     body := p_answer;
   EXCEPTION

@@ -214,12 +214,9 @@ BEGIN
       'creditAccountKey', r.user_name,
       'balance', round(v_balance::numeric / 100, 2),
       'transactionAt', to_char(v_tx.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
-    IF p_idempotency_key IS NOT NULL THEN
-      -- A concurrent request with this key from another of the caller's accounts makes this
-      -- insert wait for it, then fail: this money part rolls back and its answer is returned.
-      INSERT INTO idempotency_keys (caller, idempotency_key, request_hash, response_status, response_body)
-      VALUES (v_caller, p_idempotency_key, p_request_hash, 200, body);
-    END IF;
+    -- A concurrent request with this key from another of the caller's accounts makes this
+    -- wait for it, then fail: this money part rolls back and its answer is returned.
+    PERFORM idempotency_remember(v_caller, p_idempotency_key, p_request_hash, 200, body);
     kind := 'ok';
   EXCEPTION
     WHEN SQLSTATE 'KL001' THEN

@@ -49,10 +49,7 @@ BEGIN
       p_payment->>'currency', (p_payment->>'amount_cents')::bigint,
       p_payment->>'customer_name', p_payment->>'customer_email', p_payment->>'customer_phone',
       p_payment->>'customer_address', p_payment->>'product_name', p_payment->>'cancel_url', p_payment->>'value_a');
-    IF p_idempotency_key IS NOT NULL THEN
-      INSERT INTO idempotency_keys (caller, idempotency_key, request_hash, response_status, response_body)
-      VALUES (p_idempotency_caller, p_idempotency_key, p_request_hash, 200, p_answer);
-    END IF;
+    PERFORM idempotency_remember(p_idempotency_caller, p_idempotency_key, p_request_hash, 200, p_answer);
     kind := 'ok';
     body := p_answer;
   EXCEPTION

@@ -149,10 +149,7 @@ BEGIN
     IF v_fee > 0 THEN PERFORM ledger_credit(v_fee_la, -v_fee); END IF;
     PERFORM ledger_credit(v_dest_la, p_amount);
 
-    IF p_idempotency_key IS NOT NULL THEN
-      INSERT INTO idempotency_keys (caller, idempotency_key, request_hash, response_status, response_body)
-      VALUES (p_idempotency_caller, p_idempotency_key, p_request_hash, 200, jsonb_build_object('refundId', p_refund_id));
-    END IF;
+    PERFORM idempotency_remember(p_idempotency_caller, p_idempotency_key, p_request_hash, 200, jsonb_build_object('refundId', p_refund_id));
     kind := 'ok';
     refund_id := p_refund_id;
     remaining := remaining - p_amount;

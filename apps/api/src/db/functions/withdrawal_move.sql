@@ -110,10 +110,7 @@ BEGIN
     IF p_answer IS NOT NULL THEN
       body := p_answer || jsonb_build_object('updatedAt', to_char(moved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
     END IF;
-    IF p_idempotency_key IS NOT NULL THEN
-      INSERT INTO idempotency_keys (caller, idempotency_key, request_hash, response_status, response_body)
-      VALUES (p_idempotency_caller, p_idempotency_key, p_request_hash, 200, body);
-    END IF;
+    PERFORM idempotency_remember(p_idempotency_caller, p_idempotency_key, p_request_hash, 200, body);
     kind := 'ok';
   EXCEPTION
     WHEN unique_violation THEN

@@ -107,12 +107,7 @@ BEGIN
     body := p_answer || jsonb_build_object(
       'createdAt', to_char(v_row.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       'updatedAt', to_char(v_row.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
-    IF p_idempotency_key IS NOT NULL THEN
-      -- A concurrent request with this key makes this insert wait for it, then fail: this
-      -- money part rolls back and the first answer is returned.
-      INSERT INTO idempotency_keys (caller, idempotency_key, request_hash, response_status, response_body)
-      VALUES (p_idempotency_caller, p_idempotency_key, p_request_hash, 201, body);
-    END IF;
+    PERFORM idempotency_remember(p_idempotency_caller, p_idempotency_key, p_request_hash, 201, body);
     kind := 'ok';
   EXCEPTION
     WHEN SQLSTATE 'KW001' THEN

@@ -16,16 +16,7 @@ export interface StepUpArgs {
 }
 
 /** The step-up kinds of the money functions' answers. */
-export type StepUpKind =
-  | 'step_up_required_app'
-  | 'step_up_required_email'
-  | 'step_up_invalid_app'
-  | 'step_up_reused_app'
-  | 'step_up_invalid_email'
-  | 'step_up_expired_email'
-  | 'step_up_too_many_email';
-
-const STEP_UP_KINDS = new Set<string>([
+const STEP_UP_KINDS = [
   'step_up_required_app',
   'step_up_required_email',
   'step_up_invalid_app',
@@ -33,9 +24,23 @@ const STEP_UP_KINDS = new Set<string>([
   'step_up_invalid_email',
   'step_up_expired_email',
   'step_up_too_many_email',
-]);
+] as const;
+
+export type StepUpKind = (typeof STEP_UP_KINDS)[number];
+
+const stepUpKinds = new Set<string>(STEP_UP_KINDS);
 
 export function isStepUpKind(kind: string): kind is StepUpKind {
-  return STEP_UP_KINDS.has(kind);
+  return stepUpKinds.has(kind);
+}
+
+/**
+ * A money call's step-up refusal as one variant of its result, so a caller has one case for
+ * all of them: which refusal, and the tries a wrong mailed code has left.
+ */
+export interface StepUpOutcome {
+  kind: 'step_up';
+  refusal: StepUpKind;
+  remaining: number | null;
 }
 

@@ -1,7 +1,7 @@
 import { TPIN_LOCK_MINUTES, TPIN_MAX_FAILED_ATTEMPTS, type Cents, type Currency } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
-import { isStepUpKind, type StepUpArgs, type StepUpKind } from './step-up-kinds.ts';
+import { isStepUpKind, type StepUpArgs, type StepUpOutcome } from './step-up-kinds.ts';
 import { newTransactionId } from './ledger.service.ts';
 
 /**
@@ -45,7 +45,7 @@ export type LedgerTransferOutcome =
   | { kind: 'tpin_locked'; lockedUntil: Date; senderId: string }
   | { kind: 'tpin_legacy' | 'tpin_rekey'; senderId: string; senderUserName: string }
   | { kind: 'insufficient_funds' | 'idempotency_mismatch' | 'operator_locked'; senderId: string }
-  | { kind: StepUpKind; remaining: number | null; senderId: string }
+  | (StepUpOutcome & { senderId: string })
   | { kind: 'session_invalid' | 'sender_not_found' | 'recipient_not_found' | 'same_account' };
 
 interface Row {
@@ -114,7 +114,7 @@ export async function ledgerTransfer(db: Db, input: LedgerTransferInput): Promis
     case 'operator_locked':
       return { kind: row.kind, senderId };
     default:
-      if (isStepUpKind(row.kind)) return { kind: row.kind, remaining: row.remaining, senderId };
+      if (isStepUpKind(row.kind)) return { kind: 'step_up', refusal: row.kind, remaining: row.remaining, senderId };
       throw new Error(`ledger_transfer answered an unknown kind ${row.kind}`);
   }
 }

@@ -280,19 +280,8 @@ export function linkPaymentsForNotice(db: Db | Trx, linkPaymentIds: readonly str
     .selectFrom('paymentRequestPayments')
     .innerJoin('paymentRequests', 'paymentRequests.id', 'paymentRequestPayments.paymentRequestId')
     .select([
-      'paymentRequestPayments.id',
-      'paymentRequestPayments.accountId',
-      'paymentRequestPayments.transactionId',
-      'paymentRequestPayments.currency',
-      'paymentRequestPayments.amountCents',
-      'paymentRequestPayments.feeCents',
-      'paymentRequestPayments.sourceType',
-      'paymentRequestPayments.sourceBrand',
-      'paymentRequestPayments.sourceLast4',
-      'paymentRequestPayments.payerEmail',
+      ...linkPaymentColumns,
       'paymentRequestPayments.cardHolderName',
-      'paymentRequestPayments.reference',
-      'paymentRequestPayments.createdAt',
       'paymentRequests.id as linkId',
       'paymentRequests.paymentPurpose',
       'paymentRequests.reference as linkReference',

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Cents } from '@kestrel/shared';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Insertable } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
+import type { PaymentsTable } from '../../db/schema.ts';
 
 /**
  * Creating a gateway payment as one database call: the `payment_create` function
@@ -9,18 +10,12 @@ import { namedStatement, type Db } from '../../db/database.ts';
  * It checks the idempotency record and the store's order id, inserts the payment and stores
  * the answer under the key, or answers why not.
  */
-export interface PaymentCreateInput {
-  storeId: string;
-  accountId: string;
-  orderId: string;
-  currency: string;
+export interface PaymentCreateInput
+  extends Pick<
+    Insertable<PaymentsTable>,
+    'storeId' | 'accountId' | 'orderId' | 'currency' | 'customerName' | 'customerEmail' | 'customerPhone' | 'customerAddress' | 'productName' | 'cancelUrl'
+  > {
   amountCents: Cents;
-  customerName: string;
-  customerEmail: string;
-  customerPhone: string;
-  customerAddress: string;
-  productName: string;
-  cancelUrl: string;
   valueA: string | null;
   idempotencyCaller: string;
   idempotencyKey: string | undefined;

@@ -1,4 +1,5 @@
-import type { MismatchKind } from '@kestrel/shared';
+import type { Selectable } from 'kysely';
+import type { ReconciliationMismatchesTable } from '../../db/schema/reconciliation.ts';
 import type { SettlementRecord } from '../payments/card-processor.ts';
 
 /*
@@ -58,19 +59,11 @@ export interface MismatchDetails {
   ledgerAt: string | null;
 }
 
-export interface FoundMismatch {
-  kind: MismatchKind;
-  reference: string;
-  target: 'payment' | 'link' | null;
-  recordId: string | null;
-  accountId: string | null;
-  refundId: string | null;
-  currency: string;
-  processorAmountCents: number | null;
-  ledgerAmountCents: number | null;
-  transactionId: string | null;
-  details: MismatchDetails;
-}
+/** A difference as the run stores it: the reconciliation_mismatches columns it fills, with its details typed. */
+export type FoundMismatch = Pick<
+  Selectable<ReconciliationMismatchesTable>,
+  'kind' | 'reference' | 'target' | 'recordId' | 'accountId' | 'refundId' | 'currency' | 'processorAmountCents' | 'ledgerAmountCents' | 'transactionId'
+> & { details: MismatchDetails };
 
 export interface CompareInput {
   /** The processor's records of the day. */

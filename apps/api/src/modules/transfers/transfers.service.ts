@@ -128,14 +128,8 @@ export async function transferBalance(
         const left = `${outcome.remaining} attempt${outcome.remaining === 1 ? '' : 's'} left`;
         throw refuse('tpin_incorrect', { message: `${messages.tpin.wrong}. ${left} before money movement is locked.`, fields: { tpin: messages.tpin.wrong } });
       }
-      case 'step_up_required_app':
-      case 'step_up_required_email':
-      case 'step_up_invalid_app':
-      case 'step_up_reused_app':
-      case 'step_up_invalid_email':
-      case 'step_up_expired_email':
-      case 'step_up_too_many_email':
-        throw await stepUpRefusal(ctx, movement, outcome.senderId, outcome.kind, outcome.remaining);
+      case 'step_up':
+        throw await stepUpRefusal(ctx, movement, outcome.senderId, outcome.refusal, outcome.remaining);
       case 'tpin_rekey':
       case 'tpin_legacy':
         if (outcome.kind === 'tpin_legacy') {

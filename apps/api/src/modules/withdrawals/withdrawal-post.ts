@@ -2,7 +2,7 @@ import type { Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
-import { isStepUpKind, type StepUpArgs, type StepUpKind } from '../ledger/step-up-kinds.ts';
+import { isStepUpKind, type StepUpArgs, type StepUpOutcome } from '../ledger/step-up-kinds.ts';
 
 /*
  * The withdrawals' database steps, each one call of a function in db/functions, sent as a
@@ -58,7 +58,7 @@ export type WithdrawalRequestOutcome =
   | { kind: 'ok' | 'replay'; bodyText: string }
   | { kind: 'tpin_locked'; lockedUntil: Date }
   | { kind: 'idempotency_mismatch' | 'account_missing' | 'money_movement_locked' | 'insufficient_funds' }
-  | { kind: StepUpKind; remaining: number | null };
+  | StepUpOutcome;
 
 // The name changes with the text: a connection that prepared the old text under the old name keeps it.
 const WITHDRAWAL_REQUEST = namedStatement(
@@ -99,7 +99,7 @@ export async function withdrawalRequest(db: Db, input: WithdrawalRequestInput): 
     default:
       if (isStepUpKind(row.kind)) {
         const remaining = row.bodyText === null ? null : ((JSON.parse(row.bodyText) as { remaining?: number | null }).remaining ?? null);
-        return { kind: row.kind, remaining };
+        return { kind: 'step_up', refusal: row.kind, remaining };
       }
       throw new Error(`withdrawal_request answered an unknown kind ${row.kind}`);
   }

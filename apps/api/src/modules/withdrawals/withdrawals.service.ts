@@ -177,8 +177,8 @@ export async function createWithdrawal(
       throw new TpinLockedError(outcome.lockedUntil);
     case 'insufficient_funds':
       throw new InsufficientFundsError();
-    default:
-      throw await stepUpRefusal(ctx, movement, account.id, outcome.kind, outcome.remaining);
+    case 'step_up':
+      throw await stepUpRefusal(ctx, movement, account.id, outcome.refusal, outcome.remaining);
   }
 }
 

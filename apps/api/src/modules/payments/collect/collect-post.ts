@@ -1,7 +1,7 @@
 import type { Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../../db/database.ts';
-import { isStepUpKind, type StepUpArgs, type StepUpKind } from '../../ledger/step-up-kinds.ts';
+import { isStepUpKind, type StepUpArgs, type StepUpOutcome } from '../../ledger/step-up-kinds.ts';
 
 /**
  * The collect pipeline's database step: one call of the `collect_post` function
@@ -56,7 +56,7 @@ export type CollectPostOutcome =
   | { kind: 'replay'; bodyText: string }
   | { kind: 'tpin_locked'; lockedUntil: Date }
   | { kind: Exclude<CollectPostKind, 'replay' | 'tpin_locked'> }
-  | { kind: StepUpKind; remaining: number | null };
+  | StepUpOutcome;
 
 // The name changes with the text: a connection that prepared the old text under the old name keeps it.
 const COLLECT_POST = namedStatement(
@@ -105,7 +105,7 @@ export async function collectPost(db: Db, input: CollectPostInput): Promise<Coll
   }
   if (isStepUpKind(row.kind)) {
     const remaining = row.bodyText === null ? null : ((JSON.parse(row.bodyText) as { remaining?: number | null }).remaining ?? null);
-    return { kind: row.kind, remaining };
+    return { kind: 'step_up', refusal: row.kind, remaining };
   }
   if (!KINDS.has(row.kind)) throw new Error(`collect_post answered an unknown kind ${row.kind}`);
   return { kind: row.kind as Exclude<CollectPostKind, 'replay' | 'tpin_locked'> };

@@ -173,15 +173,9 @@ async function post<A>(
       throw new MoneyMovementLockedError();
     case 'insufficient_funds':
       throw new InsufficientFundsError();
-    case 'step_up_required_app':
-    case 'step_up_required_email':
-    case 'step_up_invalid_app':
-    case 'step_up_reused_app':
-    case 'step_up_invalid_email':
-    case 'step_up_expired_email':
-    case 'step_up_too_many_email':
-      if (!stepUp || source.kind !== 'wallet') throw new Error(`collect_post answered ${outcome.kind} for a card`);
-      throw await stepUpRefusal(ctx, stepUp.movement, source.payer.id, outcome.kind, outcome.remaining);
+    case 'step_up':
+      if (!stepUp || source.kind !== 'wallet') throw new Error(`collect_post answered ${outcome.refusal} for a card`);
+      throw await stepUpRefusal(ctx, stepUp.movement, source.payer.id, outcome.refusal, outcome.remaining);
     default:
       throw await target.refusal(outcome.kind);
   }

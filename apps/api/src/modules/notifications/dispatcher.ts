@@ -1,6 +1,7 @@
 import { WITHDRAW_STATUSES, type WithdrawalStatus } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
 import type { NotificationKind } from '../../db/schema.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { accountContacts, type AccountContactRow } from '../accounts/accounts.service.ts';
@@ -177,19 +178,27 @@ export interface DispatchOptions {
  * dispatched in one transaction, then runs the transports' after-commit sends. Answers how
  * many events it dispatched. Throws when the batch failed (it rolled back whole).
  */
+/** The pending events due now, in the order they fell due: a batch's worth (only the given ones, when a test names them). */
+function dueEvents(db: Db | Trx, now: Date, options: DispatchOptions) {
+  let query = db
+    .selectFrom('notificationEvents')
+    .where('state', '=', 'pending')
+    .where('nextAttemptAt', '<=', now)
+    .orderBy('nextAttemptAt')
+    .orderBy('id')
+    .limit(options.limit ?? NOTIFICATION_BATCH);
+  if (options.eventIds) query = query.where('id', 'in', options.eventIds.length ? [...options.eventIds] : [-1]);
+  return query;
+}
+
 async function dispatchBatch(ctx: AppContext, options: DispatchOptions): Promise<number> {
   const now = options.now ?? new Date();
   const { count, after } = await inTransaction(ctx.db, async (trx) => {
-    let query = trx
-      .selectFrom('notificationEvents')
+    const events = await dueEvents(trx, now, options)
       .select(['id', 'kind', 'subjectId', 'detail', 'attempts', 'createdAt'])
-      .where('state', '=', 'pending')
-      .where('nextAttemptAt', '<=', now)
-      .orderBy('nextAttemptAt')
-      .orderBy('id')
-      .limit(options.limit ?? NOTIFICATION_BATCH);
-    if (options.eventIds) query = query.where('id', 'in', options.eventIds.length ? [...options.eventIds] : [-1]);
-    const events = await query.forUpdate().skipLocked().execute();
+      .forUpdate()
+      .skipLocked()
+      .execute();
     if (events.length === 0) return { count: 0, after: [] };
     const outgoing = await compose(ctx, trx, events);
     const afterMail = await ctx.mailer.stage(trx, outgoing.mails);
@@ -233,16 +242,7 @@ export async function dispatchNotifications(ctx: AppContext, options: DispatchOp
     return await dispatchBatch(ctx, { ...options, now });
   } catch (batchError) {
     ctx.log.warn({ err: batchError }, 'a notification batch failed; dispatching its events one at a time');
-    let query = ctx.db
-      .selectFrom('notificationEvents')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('nextAttemptAt', '<=', now)
-      .orderBy('nextAttemptAt')
-      .orderBy('id')
-      .limit(options.limit ?? NOTIFICATION_BATCH);
-    if (options.eventIds) query = query.where('id', 'in', options.eventIds.length ? [...options.eventIds] : [-1]);
-    const ids = (await query.execute()).map((row) => row.id);
+    const ids = (await dueEvents(ctx.db, now, options).select('id').execute()).map((row) => row.id);
     let dispatched = 0;
     for (const id of ids) {
       try {

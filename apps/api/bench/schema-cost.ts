@@ -40,6 +40,7 @@ const REMOVALS: { name: string; sql: string }[] = [
   { name: 'append-only trigger (postings)', sql: 'DROP TRIGGER ledger_postings_no_update ON ledger_postings' },
   { name: 'index postings (transaction)', sql: 'DROP INDEX ledger_postings_transaction_idx' },
   { name: 'index postings (account, transaction desc)', sql: 'DROP INDEX ledger_postings_account_idx' },
+  { name: 'index postings (account, time) for the charts', sql: 'DROP INDEX ledger_postings_account_time_idx' },
   { name: 'primary key postings (id)', sql: 'ALTER TABLE ledger_postings DROP CONSTRAINT ledger_postings_pkey' },
   { name: 'foreign key postings → transactions', sql: 'ALTER TABLE ledger_postings DROP CONSTRAINT ledger_postings_ledger_transaction_id_fkey' },
   { name: 'foreign key postings → accounts', sql: 'ALTER TABLE ledger_postings DROP CONSTRAINT ledger_postings_ledger_account_id_fkey' },

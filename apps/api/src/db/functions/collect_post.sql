@@ -15,15 +15,24 @@
 -- tpin_locked (locked_until), money_movement_locked, already_paid, attempt_in_progress,
 -- limit_exceeded, link_unavailable (the server looks up why), owner_locked,
 -- insufficient_funds, step_up_* (a wallet payer above its step-up threshold without a good
--- second factor in p_step_up: step_up_check.sql; body = {remaining}).
+-- second factor in p_step_up: step_up_check.sql; body = {remaining}), tpin_check (a wallet
+-- payer's TPIN given in p_tpin was not accepted: body = {kind, remaining, userName} as
+-- tpin_check.sql answers them, locked_until; a wrong TPIN's count commits with this answer).
+--
+-- p_tpin (a wallet payer, when the server has not checked the TPIN itself: modules/accounts/
+-- tpin.ts tpinCheckArgs): the keyed hashes of the TPIN the request carried, checked by
+-- tpin_check under the payer's row lock after the idempotency look-up and before step-up, so a
+-- wallet pay is one call; null when the server checked it already, and for a card.
 --
 -- Locks, in this order: the payer's accounts row (FOR NO KEY UPDATE, then FOR SHARE: its TPIN and operator locks,
 -- decided again here, held to commit), the record's row (the payment FOR UPDATE, or the
 -- link's row by the conditional update that spends its use), the payee's accounts row (FOR
 -- SHARE: an operator's lock on a link's owner), then the wallets' balances through
 -- ledger_debit / ledger_credit in ascending ledger account id order.
--- The version before step-up (one argument fewer) is dropped, so only this one can be called.
+-- The versions before step-up and before the TPIN (one and two arguments fewer) are dropped,
+-- so only this one can be called.
 DROP FUNCTION IF EXISTS collect_post(text, uuid, uuid, uuid, uuid, text, bigint, bigint, text, text, text, uuid, jsonb, jsonb, jsonb, jsonb, jsonb, text, text, text, jsonb);
+DROP FUNCTION IF EXISTS collect_post(text, uuid, uuid, uuid, uuid, text, bigint, bigint, text, text, text, uuid, jsonb, jsonb, jsonb, jsonb, jsonb, text, text, text, jsonb, jsonb);
 
 CREATE OR REPLACE FUNCTION collect_post(
   p_target text,
@@ -48,6 +57,7 @@ CREATE OR REPLACE FUNCTION collect_post(
   p_request_hash text,
   p_answer jsonb,
   p_step_up jsonb,
+  p_tpin jsonb,
   OUT kind text,
   OUT body jsonb,
   OUT locked_until timestamptz
@@ -62,6 +72,7 @@ DECLARE
   v_constraint text;
   v_spent boolean;
   v_step record;
+  v_tpin record;
   -- The step-up check's answer; stays null for a card payer (v_step is never assigned then).
   v_step_kind text;
 BEGIN
@@ -75,6 +86,20 @@ BEGIN
 
   SELECT e.kind, e.body INTO kind, body FROM idempotency_earlier(p_idempotency_caller, p_idempotency_key, p_request_hash) e;
   IF kind IS NOT NULL THEN RETURN; END IF;
+
+  -- The wallet payer's TPIN, when the server left it to this call: anything but ok is answered
+  -- as it is, and returned from here (not raised), so a wrong TPIN's count and a lock commit.
+  IF p_tpin IS NOT NULL THEN
+    SELECT t.kind, t.remaining, t.locked_until, t.user_name INTO v_tpin
+      FROM tpin_check(p_payer_account_id, p_tpin->>'macUserName', p_tpin->>'nameMac', p_tpin->>'idMac', p_created_by,
+                      (p_tpin->>'maxAttempts')::integer, (p_tpin->>'lockMinutes')::integer) t;
+    IF v_tpin.kind <> 'ok' THEN
+      kind := 'tpin_check';
+      body := jsonb_build_object('kind', v_tpin.kind, 'remaining', v_tpin.remaining, 'userName', v_tpin.user_name);
+      locked_until := v_tpin.locked_until;
+      RETURN;
+    END IF;
+  END IF;
 
   -- Step-up, for a wallet payer: above its threshold the second factor is checked and spent
   -- here (a refusal's kind is step_up_*, the tries left in body.remaining; nothing else is written).

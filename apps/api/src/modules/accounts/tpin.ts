@@ -120,10 +120,10 @@ export async function checkTpin(
   if (outcome.kind === 'rekey') outcome = await tpinCheck(db, secret, accountId, candidate, actorUserId, outcome.userName);
   if (outcome.kind === 'rekey') throw new Error('tpin_check asked for a hash of the user name it was given');
   if (outcome.kind === 'legacy') outcome = await checkLegacyTpin(db, secret, accountId, candidate, actorUserId);
-  throwUnlessOk(outcome);
+  throwUnlessTpinOk(outcome);
 }
 
-type TpinOutcome =
+export type TpinOutcome =
   | { kind: 'ok' | 'missing' | 'operator_locked' }
   | { kind: 'locked'; until: Date }
   | { kind: 'wrong'; remaining: number }
@@ -136,20 +136,31 @@ const TPIN_CHECK = namedStatement(
   'SELECT kind, remaining, locked_until, user_name FROM tpin_check($1::uuid, $2, $3, $4, $5::uuid, $6::integer, $7::integer)',
 );
 
-async function tpinCheck(db: Db, secret: string, accountId: string, candidate: string, actorUserId: string | null, userName: string | undefined): Promise<TpinOutcome> {
-  const { rows } = await db.executeQuery<{ kind: string; remaining: number | null; lockedUntil: Date | null; userName: string | null }>(
-    CompiledQuery.raw(TPIN_CHECK, [
-      accountId,
-      userName ?? null,
-      userName === undefined ? null : tpinMac(secret, userName, candidate),
-      tpinMacV1(secret, accountId, candidate),
-      actorUserId,
-      TPIN_MAX_FAILED_ATTEMPTS,
-      TPIN_LOCK_MINUTES,
-    ]),
-  );
-  const row = rows[0];
-  if (!row) throw new Error('tpin_check answered no row');
+/**
+ * tpin_check's arguments for a TPIN: the keyed hashes (the key never enters the database) and
+ * the limits. Also what collect_post takes as its `p_tpin`, to check a wallet payer's TPIN in
+ * its own call.
+ */
+export interface TpinCheckArgs {
+  macUserName: string | null;
+  nameMac: string | null;
+  idMac: string;
+  maxAttempts: number;
+  lockMinutes: number;
+}
+
+export function tpinCheckArgs(secret: string, accountId: string, candidate: string, userName: string | undefined): TpinCheckArgs {
+  return {
+    macUserName: userName ?? null,
+    nameMac: userName === undefined ? null : tpinMac(secret, userName, candidate),
+    idMac: tpinMacV1(secret, accountId, candidate),
+    maxAttempts: TPIN_MAX_FAILED_ATTEMPTS,
+    lockMinutes: TPIN_LOCK_MINUTES,
+  };
+}
+
+/** tpin_check's answer (kind, remaining, locked_until, user_name) as an outcome. */
+export function tpinOutcomeOf(row: { kind: string; remaining: number | null; lockedUntil: Date | null; userName: string | null }): TpinOutcome {
   switch (row.kind) {
     case 'ok':
     case 'missing':
@@ -167,6 +178,16 @@ async function tpinCheck(db: Db, secret: string, accountId: string, candidate: s
     default:
       throw new Error(`tpin_check answered an unknown kind ${row.kind}`);
   }
+}
+
+async function tpinCheck(db: Db, secret: string, accountId: string, candidate: string, actorUserId: string | null, userName: string | undefined): Promise<TpinOutcome> {
+  const args = tpinCheckArgs(secret, accountId, candidate, userName);
+  const { rows } = await db.executeQuery<{ kind: string; remaining: number | null; lockedUntil: Date | null; userName: string | null }>(
+    CompiledQuery.raw(TPIN_CHECK, [accountId, args.macUserName, args.nameMac, args.idMac, actorUserId, args.maxAttempts, args.lockMinutes]),
+  );
+  const row = rows[0];
+  if (!row) throw new Error('tpin_check answered no row');
+  return tpinOutcomeOf(row);
 }
 
 /** An argon2 TPIN from before keyed hashes: verified here, and replaced by the keyed hash when it matches. */
@@ -210,7 +231,8 @@ async function checkLegacyTpin(db: Db, secret: string, accountId: string, candid
   });
 }
 
-function throwUnlessOk(outcome: TpinOutcome): void {
+/** Throws the refusal of a TPIN check that did not pass (ok returns; rekey and legacy are the caller's to follow). */
+export function throwUnlessTpinOk(outcome: TpinOutcome): void {
   if (outcome.kind === 'ok') return;
   if (outcome.kind === 'missing') throw refuse('account_not_found');
   if (outcome.kind === 'operator_locked') throw new MoneyMovementLockedError();

@@ -1,6 +1,7 @@
 import type { Cents } from '@kestrel/shared';
 import { CompiledQuery } from 'kysely';
 import { namedStatement, type Db } from '../../../db/database.ts';
+import { tpinOutcomeOf, type TpinCheckArgs, type TpinOutcome } from '../../accounts/tpin.ts';
 import { isStepUpKind, type StepUpArgs, type StepUpOutcome } from '../../ledger/step-up-kinds.ts';
 
 /**
@@ -37,6 +38,8 @@ export interface CollectPostInput {
   answer: unknown;
   /** A wallet payer's step-up argument (auth/step-up.ts); null for a card. */
   stepUp: StepUpArgs | null;
+  /** A wallet payer's TPIN, to be checked in the call (accounts/tpin.ts); null when it was checked before, and for a card. */
+  tpin: TpinCheckArgs | null;
 }
 
 export type CollectPostKind =
@@ -56,12 +59,14 @@ export type CollectPostOutcome =
   | { kind: 'replay'; bodyText: string }
   | { kind: 'tpin_locked'; lockedUntil: Date }
   | { kind: Exclude<CollectPostKind, 'replay' | 'tpin_locked'> }
-  | StepUpOutcome;
+  | StepUpOutcome
+  /** The TPIN given in `tpin` was not accepted (its count committed with this answer): tpin_check's outcome. */
+  | { kind: 'tpin_check'; tpin: TpinOutcome };
 
 // The name changes with the text: a connection that prepared the old text under the old name keeps it.
 const COLLECT_POST = namedStatement(
-  'collect_post_v2',
-  'SELECT kind, body::text AS body_text, locked_until FROM collect_post($1, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6, $7::bigint, $8::bigint, $9, $10, $11, $12::uuid, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17::jsonb, $18, $19, $20, $21::jsonb, $22::jsonb)',
+  'collect_post_v3',
+  'SELECT kind, body::text AS body_text, locked_until FROM collect_post($1, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6, $7::bigint, $8::bigint, $9, $10, $11, $12::uuid, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, $17::jsonb, $18, $19, $20, $21::jsonb, $22::jsonb, $23::jsonb)',
 );
 
 const KINDS = new Set<string>(['ok', 'idempotency_mismatch', 'money_movement_locked', 'already_paid', 'attempt_in_progress', 'limit_exceeded', 'link_unavailable', 'owner_locked', 'insufficient_funds']);
@@ -91,6 +96,7 @@ export async function collectPost(db: Db, input: CollectPostInput): Promise<Coll
       input.requestHash,
       JSON.stringify(input.answer),
       input.stepUp === null ? null : JSON.stringify(input.stepUp),
+      input.tpin === null ? null : JSON.stringify(input.tpin),
     ]),
   );
   const row = rows[0];
@@ -102,6 +108,11 @@ export async function collectPost(db: Db, input: CollectPostInput): Promise<Coll
   if (row.kind === 'tpin_locked') {
     if (!row.lockedUntil) throw new Error('collect_post answered tpin_locked without a time');
     return { kind: 'tpin_locked', lockedUntil: row.lockedUntil };
+  }
+  if (row.kind === 'tpin_check') {
+    if (row.bodyText === null) throw new Error('collect_post answered tpin_check without its outcome');
+    const checked = JSON.parse(row.bodyText) as { kind: string; remaining: number | null; userName: string | null };
+    return { kind: 'tpin_check', tpin: tpinOutcomeOf({ ...checked, lockedUntil: row.lockedUntil }) };
   }
   if (isStepUpKind(row.kind)) {
     const remaining = row.bodyText === null ? null : ((JSON.parse(row.bodyText) as { remaining?: number | null }).remaining ?? null);

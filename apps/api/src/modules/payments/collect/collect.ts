@@ -3,7 +3,7 @@ import { formatMoney, paymentMessages, type Cents, type Currency } from '@kestre
 import type { AppContext } from '../../../context.ts';
 import { refuse, type Refusal } from '../../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
-import { checkTpin, MoneyMovementLockedError, TpinLockedError } from '../../accounts/tpin.ts';
+import { checkTpin, MoneyMovementLockedError, throwUnlessTpinOk, tpinCheckArgs, TpinLockedError } from '../../accounts/tpin.ts';
 import type { AuditEntry } from '../../audit/audit.ts';
 import { prepareStepUp, stepUpBinding, stepUpRefusal, type PreparedStepUp, type StepUpMovement } from '../../auth/step-up.ts';
 import { InsufficientFundsError, newTransactionId } from '../../ledger/ledger.service.ts';
@@ -37,9 +37,11 @@ import {
  *         payment-collect.ts), two for a link (the link with the key, then a held use) —
  *         then the charge, outside any database transaction
  *   wallet: `open` — the key's earlier answer, read with the record in one statement, and
- *         the record's refusals — then the TPIN (counted, with lockout)
+ *         the record's refusals (before the TPIN is tried, so they cost no attempt); with a
+ *         step-up code, the TPIN checked on its own first (a wrong one costs no code try)
  *   → one database call (`collect_post`, db/functions/collect_post.sql): the payer's TPIN
- *     and operator locks re-checked under its row lock (wallet), the record under its row
+ *     and operator locks under its row lock and, without a step-up code, the TPIN itself
+ *     (tpin_check: counted, with lockout, the count committed with a refusal) (wallet), the record under its row
  *     lock, the ledger transaction with its three postings (source, payee less fee, fee
  *     revenue), the record, the callback, activities, audit, balances, idempotency record
  *   → a charge that did not get recorded (an error, or a concurrent request with the same
@@ -156,6 +158,7 @@ async function post<A>(
     requestHash: fingerprint,
     answer: described.answer,
     stepUp: stepUp?.prepared.args ?? null,
+    tpin: source.kind === 'wallet' && source.tpin !== undefined ? tpinCheckArgs(ctx.config.secretKey, source.payer.id, source.tpin, source.payer.userName) : null,
   });
   switch (outcome.kind) {
     case 'ok':
@@ -173,6 +176,21 @@ async function post<A>(
       throw new MoneyMovementLockedError();
     case 'insufficient_funds':
       throw new InsufficientFundsError();
+    case 'tpin_check': {
+      if (source.kind !== 'wallet' || source.tpin === undefined) throw new Error('collect_post answered tpin_check without a TPIN');
+      const checked = outcome.tpin;
+      // The stored hash covers another user name than the one read with the payer: the call again with that name.
+      if (checked.kind === 'rekey' && checked.userName !== source.payer.userName) {
+        return post(ctx, scope, fingerprint, target, { ...source, payer: { ...source.payer, userName: checked.userName } }, stepUp);
+      }
+      // An argon2 hash from before keyed hashes: checked (and replaced) in Node.js, then the call without the TPIN.
+      if (checked.kind === 'legacy') {
+        await checkTpin(ctx.db, ctx.config.secretKey, source.payer.id, source.tpin, source.userId, source.payer);
+        return post(ctx, scope, fingerprint, target, { ...source, tpin: undefined }, stepUp);
+      }
+      throwUnlessTpinOk(checked);
+      throw new Error(`collect_post answered the TPIN check ${checked.kind}`);
+    }
     case 'step_up':
       if (!stepUp || source.kind !== 'wallet') throw new Error(`collect_post answered ${outcome.refusal} for a card`);
       throw await stepUpRefusal(ctx, stepUp.movement, source.payer.id, outcome.refusal, outcome.remaining);
@@ -305,7 +323,6 @@ export async function collectByWallet<A>(ctx: AppContext, options: WalletCollect
     const opened = await options.open(fingerprint);
     if (opened.kind === 'replay') return { answer: opened.answer, replayed: true };
     const { target } = opened;
-    await checkTpin(ctx.db, ctx.config.secretKey, payer.id, options.tpin, userId, payer);
     // Above the payer's threshold the call also needs the second factor (auth/step-up.ts).
     const movement: StepUpMovement = {
       userId,
@@ -313,9 +330,15 @@ export async function collectByWallet<A>(ctx: AppContext, options: WalletCollect
       binding: stepUpBinding('pay', target.target, target.recordId, payer.id, target.currency, target.amountCents),
       summary: `a wallet payment of ${formatMoney(target.amountCents, target.currency)}`,
     };
+    const withCode = options.stepUpCode !== undefined && options.stepUpCode.trim() !== '';
+    // A step-up code is a counted second-factor try, made ready before the call: the TPIN is
+    // checked first, on its own, so that a wrong TPIN costs no code try. Without a code (the
+    // usual pay) the TPIN is checked inside the one call, under the payer's row lock.
+    if (withCode) await checkTpin(ctx.db, ctx.config.secretKey, payer.id, options.tpin, userId, payer);
     const prepared = await prepareStepUp(ctx, movement, options.stepUpCode);
-    // The TPIN and operator locks are decided again in the call, under the account's row lock.
-    return await post(ctx, scope, fingerprint, target, { kind: 'wallet', payer, userId }, { prepared, movement });
+    // The TPIN and operator locks are decided (again) in the call, under the account's row lock.
+    const tpin = withCode ? undefined : String(options.tpin);
+    return await post(ctx, scope, fingerprint, target, { kind: 'wallet', payer, userId, tpin }, { prepared, movement });
   } catch (error) {
     await keepRefusal(ctx, options.refused, error, walletRefusalSource(payer.accountNumber));
     throw error;

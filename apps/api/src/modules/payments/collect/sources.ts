@@ -29,7 +29,10 @@ export interface WalletPayer extends TpinState {
 }
 
 /** Where the money of a collect comes from: a charged card (the processor's name and reference), or a wallet. */
-export type CollectSource = { kind: 'card'; card: CardOnRecord; reference: string; processor: string } | { kind: 'wallet'; payer: WalletPayer; userId: string };
+export type CollectSource =
+  | { kind: 'card'; card: CardOnRecord; reference: string; processor: string }
+  /** `tpin`: the TPIN the request carried, for the database step to check (absent when it was checked before). */
+  | { kind: 'wallet'; payer: WalletPayer; userId: string; tpin?: string };
 
 /** The masked source a refused attempt is kept with. */
 export interface RefusalSource {

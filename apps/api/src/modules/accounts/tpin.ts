@@ -97,7 +97,8 @@ export interface TpinState {
  * refused for TPIN_LOCK_MINUTES. A matching `hmac1$` hash is replaced by the current keyed
  * hash in the same call; an argon2 hash is verified and replaced here (checkLegacyTpin).
  * Transfers do all of this inside the ledger's one-call primitive instead
- * (modules/ledger/transfer.ts), and come here only to upgrade an argon2 hash.
+ * (modules/ledger/transfer.ts), and wallet pays inside collect_post (which calls tpin_check
+ * with `tpinCheckArgs`); both come here only to upgrade an argon2 hash.
  *
  * `known` is the account's TPIN lock when the caller has just read it with the account: a
  * lock it shows is refused at once; every counted decision is made under the row lock.

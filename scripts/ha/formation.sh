@@ -130,7 +130,7 @@ start() {
       wait_for "$name to start" 120 as_postgres "$PG_BIN/pg_isready" -h "$HOST" -p "$(node_port 1)"
     fi
   done
-  if ! wait_for "a primary and a secondary" 180 formation_ready_supervised; then
+  if ! wait_for "a primary and a secondary" 300 formation_ready_supervised; then
     diagnose
     exit 1
   fi

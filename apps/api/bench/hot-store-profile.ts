@@ -15,7 +15,6 @@ import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -23,6 +22,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { encryptStoreKey, newStoreId, newStoreKey } from '../src/modules/stores/store-key.ts';
 import { createFixture } from './fixture.ts';
 import { LoadGenerator } from './load.ts';
+import { createScratchDatabase } from '../test/scratch-database.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -63,19 +63,14 @@ function topFrames(profile: Profile, count: number): { frame: string; ms: number
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kestrel-hot-store-'));
-  const name = `kestrel_hot_store_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(ADMIN_URL, 'kestrel_hot_store');
   const generator = new LoadGenerator();
-  const database = await openDatabase({ databaseUrl: url.toString() });
+  const database = await openDatabase({ databaseUrl: scratch.url });
   try {
     await migrate(database.db);
     const secretKey = randomBytes(32).toString('hex');
     const fixture = await createFixture(database.db, { accounts: 200, users: 8, openingCents: 1_000_000, tpin: 4321, historyTransactions: 10, secretKey });
-    const config = { ...loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SECRET_KEY: secretKey, LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }), databaseUrl: url.toString() };
+    const config = { ...loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SECRET_KEY: secretKey, LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }), databaseUrl: scratch.url };
     const app = await buildApp({ config, db: database.db, logger: false, webDist: path.join(dataDir, 'no-web') });
     await app.listen({ port: Number(process.env.BENCH_PORT ?? 0), host: '127.0.0.1' });
     const address = app.server.address();
@@ -124,8 +119,7 @@ async function main(): Promise<void> {
   } finally {
     await generator.close();
     await database.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

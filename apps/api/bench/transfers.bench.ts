@@ -38,6 +38,7 @@ import { createHotStore, HOT_STORE_ROWS } from './hot-store.ts';
 import { BIG_LIST_ROWS, bigListReads, runBigListRead, seedBigLinkList } from './big-list.ts';
 import { topFrames, type CpuProfile } from './profile-summary.ts';
 import { LoadGenerator } from './load.ts';
+import { createScratchDatabase } from '../test/scratch-database.ts';
 import type { BenchClient, LoadResult } from './load-protocol.ts';
 import { cpuShare, rate, readCpuTicks, rowFrom, table, threadMsPerOp, type Row } from './report.ts';
 
@@ -155,17 +156,11 @@ async function prepareStorage(kind: Kind): Promise<Storage> {
     };
   }
   const adminUrl = process.env.DATABASE_URL || DEFAULT_POSTGRES;
-  const name = `kestrel_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const { name, url } = await createScratchDatabase(adminUrl, 'kestrel_bench');
   return {
     kind,
-    databaseUrl: url.toString(),
-    label: `PostgreSQL, fresh database ${name} on ${url.host}`,
+    databaseUrl: url,
+    label: `PostgreSQL, fresh database ${name} on ${new URL(url).host}`,
     dataDir,
     dispose: async () => {
       const cleanup = new pg.Client({ connectionString: adminUrl });

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createScratchDatabase } from './scratch-database.ts';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -18,19 +17,7 @@ export default async function setup(project: TestProject) {
     project.provide('testDatabaseUrl', undefined);
     return;
   }
-  const name = `kestrel_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  project.provide('testDatabaseUrl', url.toString());
-
-  return async () => {
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
-  };
+  const database = await createScratchDatabase(adminUrl, 'kestrel_test');
+  project.provide('testDatabaseUrl', database.url);
+  return database.drop;
 }

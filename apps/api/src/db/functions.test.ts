@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { insertBareAccount } from '../../test/ledger-fixtures.ts';
+import { createScratchDatabase } from '../../test/scratch-database.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './database.ts';
 import { migrate } from './migrate.ts';
 
@@ -27,20 +27,9 @@ beforeAll(async () => {
     database = await openDatabase({});
     return;
   }
-  const name = `kestrel_functions_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: runUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(runUrl);
-  url.pathname = `/${name}`;
-  database = await openDatabase({ databaseUrl: url.toString(), poolSize: 2 });
-  dropDatabase = async () => {
-    const cleanup = new pg.Client({ connectionString: runUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
-  };
+  const scratch = await createScratchDatabase(runUrl, 'kestrel_functions');
+  database = await openDatabase({ databaseUrl: scratch.url, poolSize: 2 });
+  dropDatabase = scratch.drop;
 });
 
 afterAll(async () => {

@@ -1,16 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderPage, signIn, stubApi, type StubbedCall } from '../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { savedFiles } from '../test/downloads.ts';
+import { renderPage, stubApi, type StubbedCall } from '../test/render.tsx';
 import { ExportCsv, exportMessages } from './ExportCsv.tsx';
+import { fieldError } from '../test/form.ts';
 
 const path = '/v1/export/transactions/A100';
 const csv = { status: 200, body: 'Tnx At (UTC),TnxId' };
-
-function fieldError(label: string): string | null {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
-  const errorId = ids.split(' ').find((id) => id.endsWith('-error'));
-  return errorId ? (document.getElementById(errorId)?.textContent ?? null) : null;
-}
 
 async function openExport() {
   const view = renderPage(<ExportCsv path={path} filename="transactions-A100.csv" what="transactions" />);
@@ -19,17 +15,7 @@ async function openExport() {
 }
 
 describe('the Export CSV control', () => {
-  let saved: Blob[];
-  beforeEach(() => {
-    signIn();
-    saved = [];
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-      saved.push(blob as Blob);
-      return 'blob:export';
-    });
-    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
-  });
-  afterEach(() => vi.restoreAllMocks());
+  const saved = savedFiles();
 
   it("refuses a 'To' before 'From' with a message under 'To', and asks nothing of the server", async () => {
     const calls = stubApi({ [`GET ${path}`]: csv });

@@ -42,7 +42,7 @@ interface NextPageQuery {
 }
 
 /** What a paged (infinite) list query offers: its first load's state and the next page. */
-interface PagedQuery extends FailedQuery, NextPageQuery {
+export interface PagedQuery extends FailedQuery, NextPageQuery {
   data: unknown;
   isPending: boolean;
   isError: boolean;
@@ -66,7 +66,7 @@ export function LoadMore({ query, fallback, className = 'mt-6' }: { query: NextP
   );
 }
 
-interface PagedListProps {
+export interface PagedListProps {
   /** The list's query; loading until the account is known and the first page is in. */
   query: PagedQuery;
   accountNumber: string | undefined;

@@ -1,7 +1,8 @@
-import { STEP_UP_REQUIRED, stepUpHintFor, stepUpMessages, stepUpText } from '@kestrel/shared';
+import { CURRENCIES, STEP_UP_REQUIRED, stepUpHintFor, stepUpMessages, stepUpText } from '@kestrel/shared';
 import { useEffect, useId, useState } from 'react';
-import { ApiError } from '../lib/http.ts';
+import { ApiError, isTpinRefusal } from '../lib/http.ts';
 import { FloatingField, type FloatingFieldProps } from './FloatingField.tsx';
+import { SelectField, type SelectFieldProps } from './SelectField.tsx';
 
 /** Only digits and one decimal point reach an amount field. */
 export function digitsAndOnePoint(value: string): string {
@@ -28,6 +29,19 @@ export function AmountField({ onChange, ...props }: FloatingFieldProps) {
 /** A money form's 4-digit TPIN: hidden, numeric keyboard, never autofilled. */
 export function TpinField(props: FloatingFieldProps) {
   return <FloatingField type="password" inputMode="numeric" maxLength={4} autoComplete="off" {...props} />;
+}
+
+/** A money form's currency: one option per currency Kestrel holds. */
+export function CurrencyField(props: Omit<SelectFieldProps, 'children'>) {
+  return (
+    <SelectField {...props}>
+      {CURRENCIES.map((code) => (
+        <option key={code} value={code}>
+          {code}
+        </option>
+      ))}
+    </SelectField>
+  );
 }
 
 /** The "Verification code" field a large movement asks for, described by its own error and by `hint` (where the code comes from). */
@@ -91,4 +105,23 @@ export function useStepUp({ setError, setValue, setFocus }: StepUpForm) {
       return true;
     },
   };
+}
+
+/** What a refusal needs of a money form (react-hook-form's own functions fit). */
+interface RefusedForm<Field extends string> {
+  setError: (name: Field, error: { message: string }) => void;
+  setValue: (name: 'tpin', value: '') => void;
+  setFocus: (name: 'tpin') => void;
+}
+
+/** A money form's refusal on its fields: each message the server gave a field under it (`fieldOf` names the form's field for the server's), and a refused TPIN emptied with the cursor in it. */
+export function showFieldRefusals<Field extends string>(error: ApiError, fieldOf: (serverField: string) => Field | undefined, form: RefusedForm<Field>) {
+  for (const [field, message] of Object.entries(error.fields ?? {})) {
+    const formField = fieldOf(field);
+    if (formField) form.setError(formField, { message });
+  }
+  if (isTpinRefusal(error)) {
+    form.setValue('tpin', '');
+    form.setFocus('tpin');
+  }
 }

@@ -8,9 +8,10 @@ export interface TabItem<K extends string> {
 /**
  * The WAI-ARIA tabs pattern: a tablist whose tabs select a panel. Only the selected tab
  * is in the Tab order; arrow keys, Home and End move between tabs and select them.
- * The caller holds the selected key (so a page can keep it in the URL). Tabs that do not fit a
- * phone's width scroll sideways in their row (the line under them is an inset shadow, so the
- * scrolling row needs no overlap below it) rather than widening the page.
+ * The caller holds the selected key (so a page can keep it in the URL). On a phone, tabs that do
+ * not fit the width wrap onto another row, so no tab is cut at the edge (My Account's four at
+ * 390 px); from `sm` up they keep one row and scroll sideways rather than widen the page (the
+ * line under them is an inset shadow, so the row needs no overlap below it).
  */
 export function Tabs<K extends string>({
   label,
@@ -48,7 +49,7 @@ export function Tabs<K extends string>({
 
   return (
     <div>
-      <div role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex gap-1 overflow-x-auto shadow-[inset_0_-1px_0_var(--color-slate-200)]">
+      <div role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex flex-wrap gap-1 overflow-x-auto shadow-[inset_0_-1px_0_var(--color-slate-200)] sm:flex-nowrap">
         {tabs.map((tab) => {
           const active = tab.key === selected;
           return (

@@ -5,6 +5,7 @@ import { getSession } from '../../../lib/session.ts';
 import { userProfileFixture } from '../../../test/fixtures.ts';
 import { renderPage, signedIn, signIn, stubApi, success, writes, type StubbedCall } from '../../../test/render.tsx';
 import { CompleteAccountForm } from './CompleteAccountForm.tsx';
+import { fieldError } from '../../../test/form.ts';
 
 /** The public countries list: a map of code to name (GET /data/v1/countries, no envelope). */
 const countries = { 'GET /data/v1/countries': { status: 200, body: { US: { country: 'United States' }, BD: { country: 'Bangladesh' } } } };
@@ -33,12 +34,6 @@ const text = {
 type TextLabel = keyof typeof text;
 
 const png = (name: string) => new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' });
-
-function fieldError(label: string): string | null {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
-  const errorId = ids.split(' ').find((id) => id.endsWith('-error'));
-  return errorId ? (document.getElementById(errorId)?.textContent ?? null) : null;
-}
 
 type User = ReturnType<typeof renderPage>['user'];
 

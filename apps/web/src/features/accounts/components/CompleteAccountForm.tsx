@@ -1,4 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useZodForm } from '../../../lib/zod-form.ts';
 import {
   accountBodyFieldToFormField,
   accountFieldLabels,
@@ -15,7 +15,7 @@ import {
   uiText,
 } from '@kestrel/shared';
 import { useState, type ReactNode } from 'react';
-import { Controller, useForm, useWatch, type DefaultValues, type SubmitHandler } from 'react-hook-form';
+import { Controller, useWatch, type DefaultValues, type SubmitHandler } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -111,14 +111,7 @@ export function CompleteAccountForm({ user }: { user: UserProfile }) {
   /** An account an earlier submit created whose images did not upload: a retry only uploads. */
   const [created, setCreated] = useState<CreatedAccount>();
 
-  const {
-    register,
-    handleSubmit,
-    control,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(formSchema), defaultValues: startValues(user) });
+  const { register, handleSubmit, control, reset, setError, errors } = useZodForm(formSchema, startValues(user));
 
   const accountType = useWatch({ control, name: 'accountType' });
   const business = accountType === 'business';

@@ -16,9 +16,9 @@ import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
-import { Spinner } from '../../../components/Spinner.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { isBrowserPasskeyError } from '../../../lib/passkeys.ts';
+import { CurrentCodeField, SectionWait, SecurityForm } from './SecurityForm.tsx';
 import { twoFactorKeys, useAddPasskey, usePasskeys, useRemovePasskey, type PasskeyView } from '../api.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
@@ -34,9 +34,11 @@ function AddForm({ onDone }: { onDone: () => void }) {
   const queryClient = useQueryClient();
   const { register, handleSubmit, setError, formState } = useForm<PasskeyNameFormInput, unknown, PasskeyNameFormValues>({ resolver: zodResolver(passkeyNameForm), defaultValues: { name: '' } });
   return (
-    <form
-      noValidate
-      className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs"
+    <SecurityForm
+      submit={t.create}
+      pending={add.isPending}
+      onCancel={onDone}
+      cancel={t.cancel}
       onSubmit={handleSubmit(({ name }) =>
         add.mutate(name, {
           onSuccess: (answer) => {
@@ -53,15 +55,7 @@ function AddForm({ onDone }: { onDone: () => void }) {
       )}
     >
       <FloatingField label={t.name} autoComplete="off" maxLength={60} autoFocus {...register('name')} error={formState.errors.name?.message} />
-      <div className="flex flex-wrap gap-3">
-        <Button type="submit" loading={add.isPending}>
-          {t.create}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          {t.cancel}
-        </Button>
-      </div>
-    </form>
+    </SecurityForm>
   );
 }
 
@@ -73,10 +67,14 @@ function RemoveForm({ passkey, onCancel }: { passkey: PasskeyView; onCancel: () 
     defaultValues: { password: '', code: '' },
   });
   return (
-    <form
-      noValidate
+    <SecurityForm
       aria-label={`${t.removeTitle} ${passkey.name}`}
       className="mt-3 flex flex-col gap-4 rounded-xl border border-slate-200 bg-slate-50 p-4"
+      submit={t.confirmRemove}
+      danger
+      pending={remove.isPending}
+      onCancel={onCancel}
+      cancel={t.cancel}
       onSubmit={handleSubmit(({ password, code }) =>
         remove.mutate(
           { passkeyId: passkey._id, confirm: password ? { password } : { code } },
@@ -95,16 +93,8 @@ function RemoveForm({ passkey, onCancel }: { passkey: PasskeyView; onCancel: () 
         <p className="mt-1 text-sm text-slate-600">{t.removeHint}</p>
       </div>
       <PasswordField label={t.password} autoComplete="current-password" {...register('password')} error={formState.errors.password?.message} />
-      <FloatingField label={t.code} autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} maxLength={40} {...register('code')} error={formState.errors.code?.message} />
-      <div className="flex flex-wrap gap-3">
-        <Button type="submit" variant="danger" loading={remove.isPending}>
-          {t.confirmRemove}
-        </Button>
-        <Button variant="secondary" onClick={onCancel}>
-          {t.cancel}
-        </Button>
-      </div>
-    </form>
+      <CurrentCodeField label={t.code} maxLength={40} {...register('code')} error={formState.errors.code?.message} />
+    </SecurityForm>
   );
 }
 
@@ -140,18 +130,8 @@ export function PasskeysSection() {
   const passkeys = usePasskeys();
   const [adding, setAdding] = useState(false);
   let body;
-  if (passkeys.isPending) {
-    body = (
-      <div className="flex justify-center py-6 text-brand-700">
-        <Spinner className="size-8" label={t.title} />
-      </div>
-    );
-  } else if (passkeys.isError) {
-    body = (
-      <p role="alert" className="rounded-lg bg-danger-50 p-4 text-danger-700">
-        {errorMessage(passkeys.error, t.failed)}
-      </p>
-    );
+  if (passkeys.isPending || passkeys.isError) {
+    body = <SectionWait query={passkeys} label={t.title} fallback={t.failed} />;
   } else {
     body = (
       <>

@@ -5,9 +5,9 @@ import { useForm, type UseFormSetError } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Button, buttonClasses } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
-import { Spinner } from '../../../components/Spinner.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { qrSvgAddress } from '../../../lib/qr-code.ts';
+import { CurrentCodeField, SectionWait, SecurityForm } from './SecurityForm.tsx';
 import { useDisableTwoFactor, useEnableTwoFactor, usePasskeys, useStartTwoFactorSetup, useTwoFactorStatus } from '../api.ts';
 
 /** A refusal the server explained (wrong or reused code, too many tries) goes under the field; anything else is a toast. */
@@ -51,9 +51,12 @@ function EnrolForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
           <p data-testid="two-factor-secret" className="mt-1 font-mono text-base break-words text-slate-900 select-all">
             {grouped(setup.secret)}
           </p>
-          <form
-            noValidate
+          <SecurityForm
             className="mt-5 flex flex-col gap-4"
+            submit={t.confirm}
+            pending={enable.isPending}
+            onCancel={onCancel}
+            cancel={t.cancel}
             onSubmit={handleSubmit(({ code }) =>
               enable.mutate(code.replace(/\s/g, ''), {
                 onSuccess: (answer) => {
@@ -65,15 +68,7 @@ function EnrolForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
             )}
           >
             <FloatingField label={t.code} autoComplete="one-time-code" inputMode="numeric" maxLength={7} {...register('code')} error={formState.errors.code?.message} />
-            <div className="flex flex-wrap gap-3">
-              <Button type="submit" loading={enable.isPending}>
-                {t.confirm}
-              </Button>
-              <Button variant="secondary" onClick={onCancel}>
-                {t.cancel}
-              </Button>
-            </div>
-          </form>
+          </SecurityForm>
         </div>
       </div>
     </div>
@@ -122,9 +117,12 @@ function DisableForm({ onCancel }: { onCancel: () => void }) {
   const disable = useDisableTwoFactor();
   const { register, handleSubmit, setError, formState } = useForm<TwoFactorDisableForm>({ resolver: zodResolver(twoFactorDisableForm), defaultValues: { code: '' } });
   return (
-    <form
-      noValidate
-      className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs"
+    <SecurityForm
+      submit={t.offConfirm}
+      danger
+      pending={disable.isPending}
+      onCancel={onCancel}
+      cancel={t.cancel}
       onSubmit={handleSubmit(({ code }) =>
         disable.mutate(code.trim(), {
           onSuccess: (answer) => {
@@ -135,16 +133,8 @@ function DisableForm({ onCancel }: { onCancel: () => void }) {
         }),
       )}
     >
-      <FloatingField label={t.offCode} autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} {...register('code')} error={formState.errors.code?.message} />
-      <div className="flex flex-wrap gap-3">
-        <Button type="submit" variant="danger" loading={disable.isPending}>
-          {t.offConfirm}
-        </Button>
-        <Button variant="secondary" onClick={onCancel}>
-          {t.cancel}
-        </Button>
-      </div>
-    </form>
+      <CurrentCodeField label={t.offCode} {...register('code')} error={formState.errors.code?.message} />
+    </SecurityForm>
   );
 }
 
@@ -167,18 +157,8 @@ export function TwoFactorSection() {
   let body;
   if (recoveryCodes) {
     body = <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(undefined)} />;
-  } else if (status.isPending) {
-    body = (
-      <div className="flex justify-center py-6 text-brand-700">
-        <Spinner className="size-8" label={t.title} />
-      </div>
-    );
-  } else if (status.isError) {
-    body = (
-      <p role="alert" className="rounded-lg bg-danger-50 p-4 text-danger-700">
-        {errorMessage(status.error, t.failed)}
-      </p>
-    );
+  } else if (status.isPending || status.isError) {
+    body = <SectionWait query={status} label={t.title} fallback={t.failed} />;
   } else if (status.data.enabled) {
     body = (
       <>

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountFixture, userProfileFixture } from '../../../test/fixtures.ts';
 import { renderPage, signedIn, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { CheckoutPage } from './CheckoutPage.tsx';
+import { fieldError, typeInto } from '../../../test/form.ts';
 
 const paymentPath = 'GET /v1/payment/url-5';
 const cardPayPath = 'POST /v1/payment/complete/pay-5';
@@ -49,20 +50,6 @@ const paidAnswer = {
     data: { paymentStatus: 'success', tnxId: 'TX-55', orderId: 'order-5', currency: 'USD', amount: 12, paymentId: 'pay-5' },
   },
 };
-
-type User = ReturnType<typeof renderPage>['user'];
-
-function fieldError(label: string): string | null {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
-  const errorId = ids.split(' ').find((id) => id.endsWith('-error'));
-  return errorId ? (document.getElementById(errorId)?.textContent ?? null) : null;
-}
-
-async function type(user: User, label: string, value: string) {
-  const input = screen.getByLabelText(label);
-  await user.clear(input);
-  if (value) await user.type(input, value);
-}
 
 function receiptLines(): [string, string][] {
   const receipt = screen.getByRole('region', { name: 'Payment Successful!' });
@@ -158,10 +145,10 @@ describe('the hosted checkout', () => {
     const redirect = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
     const { user } = renderCheckout();
     await screen.findByLabelText('Card number');
-    await type(user, 'Card number', '5555555555554444');
-    await type(user, 'MM/YY', '1230');
-    await type(user, 'CVC', '321');
-    await type(user, 'Card holder name', 'Dana Doe');
+    await typeInto(user, 'Card number', '5555555555554444');
+    await typeInto(user, 'MM/YY', '1230');
+    await typeInto(user, 'CVC', '321');
+    await typeInto(user, 'Card holder name', 'Dana Doe');
     await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
     expect(await screen.findByText('Congratulations! Payment successfull')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Payment Successful!' })).toBeTruthy();
@@ -189,9 +176,9 @@ describe('the hosted checkout', () => {
     expect(within(account).getAllByRole('option').map((option) => option.textContent)).toEqual(['Ada Lovelace · US$ 250.50']);
     await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
     await waitFor(() => expect(fieldError('TPIN')).toBe('Enter 4-digit TPIN'));
-    await type(user, 'TPIN', '12');
+    await typeInto(user, 'TPIN', '12');
     expect(fieldError('TPIN')).toBe('Invalid TPIN');
-    await type(user, 'TPIN', '123456');
+    await typeInto(user, 'TPIN', '123456');
     expect((screen.getByLabelText('TPIN') as HTMLInputElement).value).toBe('1234');
     expect(writes(calls)).toEqual([]);
     await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
@@ -216,7 +203,7 @@ describe('the hosted checkout', () => {
     const { user } = renderCheckout();
     await user.click(await screen.findByRole('tab', { name: 'Kestrel' }));
     await screen.findByLabelText('Account');
-    await type(user, 'TPIN', '1234');
+    await typeInto(user, 'TPIN', '1234');
     await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.00' }));
 
     // Not a failure toast: the server's message, and the field under it, focused.

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { accountFixture, userProfileFixture } from '../../../test/fixtures.ts';
 import { renderPage, signedIn, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { PaymentRequestPayPage } from './PaymentRequestPayPage.tsx';
+import { fieldError, typeInto } from '../../../test/form.ts';
 
 const linkPath = 'GET /v1/payment-request/link/u7';
 const cardPayPath = 'POST /v1/payment-request/card/complete-payment/u7';
@@ -38,24 +39,12 @@ const paidAnswer = (amount: number) => ({
 
 type User = ReturnType<typeof renderPage>['user'];
 
-function fieldError(label: string): string | null {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
-  const errorId = ids.split(' ').find((id) => id.endsWith('-error'));
-  return errorId ? (document.getElementById(errorId)?.textContent ?? null) : null;
-}
-
-async function type(user: User, label: string, value: string) {
-  const input = screen.getByLabelText(label);
-  await user.clear(input);
-  if (value) await user.type(input, value);
-}
-
 async function fillCard(user: User) {
-  await type(user, 'Your email', 'dana@example.test');
-  await type(user, 'Card number', '4242424242424242');
-  await type(user, 'MM/YY', '1234');
-  await type(user, 'CVC', '123');
-  await type(user, 'Card holder name', 'Dana Doe');
+  await typeInto(user, 'Your email', 'dana@example.test');
+  await typeInto(user, 'Card number', '4242424242424242');
+  await typeInto(user, 'MM/YY', '1234');
+  await typeInto(user, 'CVC', '123');
+  await typeInto(user, 'Card holder name', 'Dana Doe');
 }
 
 const renderPay = () => renderPage(<PaymentRequestPayPage pRequestURLId="u7" />, { path: '/payment-request/u7' });
@@ -113,7 +102,7 @@ describe('the public payment-request page', () => {
       ['4.99', 'Amount must be between US$ 5.00 and US$ 500.00'],
       ['500.01', 'Amount must be between US$ 5.00 and US$ 500.00'],
     ] as const) {
-      await type(user, 'Amount (USD)', amount);
+      await typeInto(user, 'Amount (USD)', amount);
       // The field keeps what was typed: the message explains it rather than the text vanishing.
       expect((screen.getByLabelText('Amount (USD)') as HTMLInputElement).value).toBe(amount);
       await user.click(screen.getByRole('button', { name: /^Pay/ }));
@@ -126,13 +115,13 @@ describe('the public payment-request page', () => {
     stubApi({ [linkPath]: success(customLink) });
     const { user } = renderPay();
     await screen.findByLabelText('Amount (USD)');
-    await type(user, 'Amount (USD)', '12.5');
+    await typeInto(user, 'Amount (USD)', '12.5');
     expect(await screen.findByRole('button', { name: 'Pay US$ 12.50' })).toBeTruthy();
-    await type(user, 'Amount (USD)', '5');
+    await typeInto(user, 'Amount (USD)', '5');
     await user.click(await screen.findByRole('button', { name: 'Pay US$ 5.00' }));
     await waitFor(() => expect(fieldError('Your email')).toBe('Email is required'));
     expect(fieldError('Amount (USD)')).toBeNull();
-    await type(user, 'Amount (USD)', '500');
+    await typeInto(user, 'Amount (USD)', '500');
     expect(fieldError('Amount (USD)')).toBeNull();
   });
 
@@ -140,12 +129,12 @@ describe('the public payment-request page', () => {
     const calls = stubApi({ [linkPath]: success(linkFixture()) });
     const { user } = renderPay();
     await screen.findByLabelText('Card number');
-    await type(user, 'Card number', '42424242424242424242');
+    await typeInto(user, 'Card number', '42424242424242424242');
     expect((screen.getByLabelText('Card number') as HTMLInputElement).value).toBe('4242 4242 4242 4242');
-    await type(user, 'MM/YY', '12345');
+    await typeInto(user, 'MM/YY', '12345');
     expect((screen.getByLabelText('MM/YY') as HTMLInputElement).value).toBe('12/34');
-    await type(user, 'CVC', '12');
-    await type(user, 'Your email', 'dana@');
+    await typeInto(user, 'CVC', '12');
+    await typeInto(user, 'Your email', 'dana@');
     await user.click(await screen.findByRole('button', { name: 'Pay US$ 40.00' }));
     await waitFor(() => expect(fieldError('CVC')).toBe('CVC must be a 3-digit number'));
     expect(fieldError('Your email')).toBe('Enter a valid email address');
@@ -156,7 +145,7 @@ describe('the public payment-request page', () => {
     const calls = stubApi({ [linkPath]: success(customLink), [cardPayPath]: paidAnswer(12.5) });
     const { user } = renderPay();
     await screen.findByLabelText('Amount (USD)');
-    await type(user, 'Amount (USD)', '12.5');
+    await typeInto(user, 'Amount (USD)', '12.5');
     await fillCard(user);
     await user.click(await screen.findByRole('button', { name: 'Pay US$ 12.50' }));
     expect(await screen.findByText('Congratulations! Payment successfull')).toBeTruthy();
@@ -254,7 +243,7 @@ describe('the public payment-request page', () => {
     });
     const { user } = renderPay();
     await screen.findByLabelText('Account');
-    await type(user, 'TPIN', '1234');
+    await typeInto(user, 'TPIN', '1234');
     await user.click(await screen.findByRole('button', { name: 'Pay US$ 40.00' }));
     expect((await screen.findByRole('status')).textContent).toBe(stepUpMessages.requiredEmail);
     expect(screen.queryByText('Payment failed!')).toBeNull();

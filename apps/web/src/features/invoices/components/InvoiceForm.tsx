@@ -1,6 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useZodForm } from '../../../lib/zod-form.ts';
 import { formatMoney, invoiceForm, invoiceMessages, invoiceTotalCents, parseAmount, type InvoiceFormInput, type InvoiceFormValues } from '@kestrel/shared';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
@@ -17,14 +17,7 @@ const empty: InvoiceFormInput = { name: '', phone: '', email: '', reciver: '', u
 export function InvoiceForm() {
   const { userId } = useSession();
   const create = useCreateInvoice();
-  const {
-    register,
-    handleSubmit,
-    control,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm<InvoiceFormInput, unknown, InvoiceFormValues>({ resolver: zodResolver(invoiceForm), defaultValues: empty });
+  const { register, handleSubmit, control, reset, setError, errors } = useZodForm(invoiceForm, empty);
   const [unitPrice, quantity] = useWatch({ control, name: ['unit_price', 'quantity'] });
   const total = /^\d+$/.test(quantity.trim()) && parseAmount(unitPrice).ok ? invoiceTotalCents(unitPrice, Number(quantity)) : undefined;
 

@@ -35,6 +35,54 @@ export function QueryState({ isPending, error, empty, emptyText, children }: { i
   return <>{children}</>;
 }
 
+/** A console queue: each item of the query in its own panel, as an article named `label(item)`; loading, failure and an empty queue as `QueryState` shows them. */
+export function PanelList<Item>({
+  query,
+  emptyText,
+  itemKey,
+  label,
+  className,
+  children,
+}: {
+  query: { isPending: boolean; error: unknown; data: readonly Item[] | undefined };
+  emptyText: string;
+  itemKey: (item: Item) => string;
+  label: (item: Item) => string;
+  className: string;
+  children: (item: Item) => ReactNode;
+}) {
+  return (
+    <QueryState isPending={query.isPending} error={query.error} empty={query.data?.length === 0} emptyText={emptyText}>
+      <ul className="space-y-4">
+        {query.data?.map((item) => (
+          <li key={itemKey(item)}>
+            <Panel>
+              <article aria-label={label(item)} className={className}>
+                {children(item)}
+              </article>
+            </Panel>
+          </li>
+        ))}
+      </ul>
+    </QueryState>
+  );
+}
+
+/** The "Status" filter of a queue's heading; `all` adds "All" (the value ''). */
+export function StatusFilter({ value, statuses, all = false, onChange }: { value: string; statuses: readonly string[]; all?: boolean; onChange: (value: string) => void }) {
+  return (
+    <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
+      Status
+      <select value={value} onChange={(event) => onChange(event.target.value)} className="h-10 rounded-lg border border-slate-300 bg-white px-2">
+        {all && <option value="">All</option>}
+        {statuses.map((status) => (
+          <option key={status}>{status}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function StatusBadge({ status }: { status: string }) {
   const tone =
     status === 'Approved' || status === 'Completed' || status === 'success'

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../auth/api.ts';
 import { useApprovals, useDayTotals, useDecideApproval } from '../api.ts';
-import { Facts, money, OpsHeading, Panel, QueryState, ReasonAction, StatusBadge, when, withToast } from '../components/ui.tsx';
+import { Facts, money, OpsHeading, Panel, PanelList, QueryState, ReasonAction, StatusBadge, StatusFilter, when, withToast } from '../components/ui.tsx';
 
 const STATUSES = ['Pending', 'Approved', 'Refused'] as const;
 
@@ -27,74 +27,61 @@ export function ApprovalsPage() {
   return (
     <>
       <OpsHeading title="Pending approvals">
-        <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
-          Status
-          <select value={status} onChange={(event) => setStatus(event.target.value as (typeof STATUSES)[number])} className="h-10 rounded-lg border border-slate-300 bg-white px-2">
-            {STATUSES.map((value) => (
-              <option key={value}>{value}</option>
-            ))}
-          </select>
-        </label>
+        <StatusFilter value={status} statuses={STATUSES} onChange={(value) => setStatus(value as (typeof STATUSES)[number])} />
       </OpsHeading>
-      <QueryState isPending={approvals.isPending} error={approvals.error} empty={approvals.data?.length === 0} emptyText={`No ${status.toLowerCase()} requests.`}>
-        <ul className="space-y-4">
-          {approvals.data?.map((approval) => {
-            const mine = approval.requestedBy.userId === me?._id;
-            const busy = (decision: 'approve' | 'refuse') => decide.isPending && decide.variables?.approvalId === approval._id && decide.variables.decision === decision;
-            return (
-              <li key={approval._id}>
-                <Panel>
-                  <article aria-label={what(approval)} className="space-y-3">
-                    <div className="flex flex-wrap items-center gap-2">
-                      <h2 className="text-base font-semibold text-slate-900">{what(approval)}</h2>
-                      <StatusBadge status={approval.status} />
-                    </div>
-                    <Facts
-                      rows={[
-                        ['Asked by', `${approval.requestedBy.name} (${approval.requestedBy.email})`],
-                        ['Asked at', when(approval.requestedAt)],
-                        ['Reason', approval.reason],
-                        ['Why four eyes', why(approval)],
-                        ['Account', <Link key="a" className="text-brand-700 underline" to={`/ops/accounts/${approval.accountId}`}>{approval.accountNumber}</Link>],
-                        ...(approval.decidedBy
-                          ? ([
-                              [approval.status === 'Approved' ? 'Approved by' : 'Refused by', `${approval.decidedBy.name} (${approval.decidedBy.email})`],
-                              ['Decided at', approval.decidedAt ? when(approval.decidedAt) : ''],
-                              ['Decision reason', approval.decisionReason ?? ''],
-                            ] as [string, string][])
-                          : []),
-                        ...(approval.transactionId ? ([['Transaction', approval.transactionId]] as [string, string][]) : []),
-                      ]}
+      <PanelList query={approvals} emptyText={`No ${status.toLowerCase()} requests.`} itemKey={(approval) => approval._id} label={what} className="space-y-3">
+        {(approval) => {
+          const mine = approval.requestedBy.userId === me?._id;
+          const busy = (decision: 'approve' | 'refuse') => decide.isPending && decide.variables?.approvalId === approval._id && decide.variables.decision === decision;
+          return (
+            <>
+              <div className="flex flex-wrap items-center gap-2">
+                <h2 className="text-base font-semibold text-slate-900">{what(approval)}</h2>
+                <StatusBadge status={approval.status} />
+              </div>
+              <Facts
+                rows={[
+                  ['Asked by', `${approval.requestedBy.name} (${approval.requestedBy.email})`],
+                  ['Asked at', when(approval.requestedAt)],
+                  ['Reason', approval.reason],
+                  ['Why four eyes', why(approval)],
+                  ['Account', <Link key="a" className="text-brand-700 underline" to={`/ops/accounts/${approval.accountId}`}>{approval.accountNumber}</Link>],
+                  ...(approval.decidedBy
+                    ? ([
+                        [approval.status === 'Approved' ? 'Approved by' : 'Refused by', `${approval.decidedBy.name} (${approval.decidedBy.email})`],
+                        ['Decided at', approval.decidedAt ? when(approval.decidedAt) : ''],
+                        ['Decision reason', approval.decisionReason ?? ''],
+                      ] as [string, string][])
+                    : []),
+                  ...(approval.transactionId ? ([['Transaction', approval.transactionId]] as [string, string][]) : []),
+                ]}
+              />
+              {approval.status === 'Pending' ? (
+                mine ? (
+                  <p className="border-t border-slate-200 pt-3 text-sm text-slate-600">Your request: another operator must approve or refuse it.</p>
+                ) : (
+                  <div className="space-y-3 border-t border-slate-200 pt-3">
+                    <ReasonAction
+                      label="Approve"
+                      variant="primary"
+                      placeholder="Reason for approving (kept in the audit log)"
+                      pending={busy('approve')}
+                      onSubmit={(reason) => withToast(decide.mutateAsync({ approvalId: approval._id, decision: 'approve', reason }), 'Approved and carried out', 'Could not approve')}
                     />
-                    {approval.status === 'Pending' ? (
-                      mine ? (
-                        <p className="border-t border-slate-200 pt-3 text-sm text-slate-600">Your request: another operator must approve or refuse it.</p>
-                      ) : (
-                        <div className="space-y-3 border-t border-slate-200 pt-3">
-                          <ReasonAction
-                            label="Approve"
-                            variant="primary"
-                            placeholder="Reason for approving (kept in the audit log)"
-                            pending={busy('approve')}
-                            onSubmit={(reason) => withToast(decide.mutateAsync({ approvalId: approval._id, decision: 'approve', reason }), 'Approved and carried out', 'Could not approve')}
-                          />
-                          <ReasonAction
-                            label="Refuse"
-                            variant="danger"
-                            placeholder="Reason for refusing (kept in the audit log)"
-                            pending={busy('refuse')}
-                            onSubmit={(reason) => withToast(decide.mutateAsync({ approvalId: approval._id, decision: 'refuse', reason }), 'Request refused', 'Could not refuse')}
-                          />
-                        </div>
-                      )
-                    ) : null}
-                  </article>
-                </Panel>
-              </li>
-            );
-          })}
-        </ul>
-      </QueryState>
+                    <ReasonAction
+                      label="Refuse"
+                      variant="danger"
+                      placeholder="Reason for refusing (kept in the audit log)"
+                      pending={busy('refuse')}
+                      onSubmit={(reason) => withToast(decide.mutateAsync({ approvalId: approval._id, decision: 'refuse', reason }), 'Request refused', 'Could not refuse')}
+                    />
+                  </div>
+                )
+              ) : null}
+            </>
+          );
+        }}
+      </PanelList>
       <DayTotals />
     </>
   );

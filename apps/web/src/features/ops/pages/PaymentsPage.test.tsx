@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { refundFixture } from '../../../test/fixtures.ts';
 import { renderPage, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { PaymentsPage } from './PaymentsPage.tsx';
+import { fieldError } from '../../../test/form.ts';
 
 const payment = (overrides: Partial<OperatorPaymentView> = {}) =>
   operatorPaymentView.parse({
@@ -23,12 +24,6 @@ const payment = (overrides: Partial<OperatorPaymentView> = {}) =>
     refundState: 'partially_refunded',
     ...overrides,
   });
-
-function fieldError(label: string): string | null {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
-  const errorId = ids.split(' ').find((id) => id.endsWith('-error'));
-  return errorId ? (document.getElementById(errorId)?.textContent ?? null) : null;
-}
 
 const render = () => renderPage(<PaymentsPage />, { path: '/ops/payments/pay-1', pattern: '/ops/payments/:paymentId' });
 

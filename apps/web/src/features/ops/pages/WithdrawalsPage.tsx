@@ -2,7 +2,7 @@ import { WITHDRAW_STATUSES, type WithdrawalStatus } from '@kestrel/shared';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { useOpsWithdrawals, useWithdrawalMove } from '../api.ts';
-import { Facts, money, OpsHeading, Panel, QueryState, ReasonAction, StatusBadge, when, withToast } from '../components/ui.tsx';
+import { Facts, money, OpsHeading, PanelList, ReasonAction, StatusBadge, StatusFilter, when, withToast } from '../components/ui.tsx';
 
 /** /ops/withdrawals: filter by status; Processing / Complete / Fail (with a reason); full bank details. */
 export function WithdrawalsPage() {
@@ -15,64 +15,56 @@ export function WithdrawalsPage() {
   return (
     <>
       <OpsHeading title="Withdrawals">
-        <label className="flex items-center gap-2 text-sm font-medium text-slate-700">
-          Status
-          <select value={status} onChange={(event) => setParams(event.target.value ? { status: event.target.value } : { status: 'all' })} className="h-10 rounded-lg border border-slate-300 bg-white px-2">
-            <option value="">All</option>
-            {WITHDRAW_STATUSES.map((value) => (
-              <option key={value}>{value}</option>
-            ))}
-          </select>
-        </label>
+        <StatusFilter value={status} statuses={WITHDRAW_STATUSES} all onChange={(value) => setParams(value ? { status: value } : { status: 'all' })} />
       </OpsHeading>
-      <QueryState isPending={withdrawals.isPending} error={withdrawals.error} empty={withdrawals.data?.length === 0} emptyText="No withdrawals in this state.">
-        <ul className="space-y-4">
-          {withdrawals.data?.map((w) => (
-            <li key={w._id}>
-              <Panel>
-                <article aria-label={`Withdrawal of ${money(w.amount, w.currency)} for ${w.accountHolder}`} className="space-y-3">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <h2 className="text-lg font-semibold text-slate-900">{money(w.amount, w.currency)}</h2>
-                    <StatusBadge status={w.status} />
-                    <span className="text-sm text-slate-600">{w.accountHolder}</span>
-                  </div>
-                  <Facts
-                    rows={[
-                      ['Requested', when(w.createdAt)],
-                      ['Country', w.country],
-                      ['Bank', `${w.bankName}${w.branchName ? `, ${w.branchName}` : ''}`],
-                      ...(w.accountType ? ([['Account type', w.accountType]] as [string, string][]) : []),
-                      ['Bank account number', <span key="n" className="font-mono">{w.bankAccountNumber}</span>],
-                      ['Routing number', <span key="r" className="font-mono">{w.routingNumber}</span>],
-                      ['Account holder name', w.accountHolderName],
-                      ...(w.failureReason ? ([['Failure reason', w.failureReason]] as [string, string][]) : []),
-                    ]}
-                  />
-                  {w.status === 'Pending' ? (
-                    <Button loading={busy(w._id, 'processing')} onClick={() => void withToast(move.mutateAsync({ id: w._id, move: 'processing' }), 'Withdrawal is processing', 'Could not move the withdrawal').catch(() => undefined)}>
-                      Processing
-                    </Button>
-                  ) : null}
-                  {w.status === 'Processing' ? (
-                    <div className="space-y-2 border-t border-slate-200 pt-3">
-                      <Button loading={busy(w._id, 'complete')} onClick={() => void withToast(move.mutateAsync({ id: w._id, move: 'complete' }), (answer) => (answer.status === 202 ? (answer.message ?? 'Sent for approval') : 'Withdrawal completed'), 'Could not complete the withdrawal').catch(() => undefined)}>
-                        Complete
-                      </Button>
-                      <ReasonAction
-                        label="Fail"
-                        variant="danger"
-                        placeholder="Reason the holder will see"
-                        pending={busy(w._id, 'fail')}
-                        onSubmit={(reason) => withToast(move.mutateAsync({ id: w._id, move: 'fail', reason }), 'Withdrawal failed; the money is back in the wallet', 'Could not fail the withdrawal')}
-                      />
-                    </div>
-                  ) : null}
-                </article>
-              </Panel>
-            </li>
-          ))}
-        </ul>
-      </QueryState>
+      <PanelList
+        query={withdrawals}
+        emptyText="No withdrawals in this state."
+        itemKey={(w) => w._id}
+        label={(w) => `Withdrawal of ${money(w.amount, w.currency)} for ${w.accountHolder}`}
+        className="space-y-3"
+      >
+        {(w) => (
+          <>
+            <div className="flex flex-wrap items-center gap-2">
+              <h2 className="text-lg font-semibold text-slate-900">{money(w.amount, w.currency)}</h2>
+              <StatusBadge status={w.status} />
+              <span className="text-sm text-slate-600">{w.accountHolder}</span>
+            </div>
+            <Facts
+              rows={[
+                ['Requested', when(w.createdAt)],
+                ['Country', w.country],
+                ['Bank', `${w.bankName}${w.branchName ? `, ${w.branchName}` : ''}`],
+                ...(w.accountType ? ([['Account type', w.accountType]] as [string, string][]) : []),
+                ['Bank account number', <span key="n" className="font-mono">{w.bankAccountNumber}</span>],
+                ['Routing number', <span key="r" className="font-mono">{w.routingNumber}</span>],
+                ['Account holder name', w.accountHolderName],
+                ...(w.failureReason ? ([['Failure reason', w.failureReason]] as [string, string][]) : []),
+              ]}
+            />
+            {w.status === 'Pending' ? (
+              <Button loading={busy(w._id, 'processing')} onClick={() => void withToast(move.mutateAsync({ id: w._id, move: 'processing' }), 'Withdrawal is processing', 'Could not move the withdrawal').catch(() => undefined)}>
+                Processing
+              </Button>
+            ) : null}
+            {w.status === 'Processing' ? (
+              <div className="space-y-2 border-t border-slate-200 pt-3">
+                <Button loading={busy(w._id, 'complete')} onClick={() => void withToast(move.mutateAsync({ id: w._id, move: 'complete' }), (answer) => (answer.status === 202 ? (answer.message ?? 'Sent for approval') : 'Withdrawal completed'), 'Could not complete the withdrawal').catch(() => undefined)}>
+                  Complete
+                </Button>
+                <ReasonAction
+                  label="Fail"
+                  variant="danger"
+                  placeholder="Reason the holder will see"
+                  pending={busy(w._id, 'fail')}
+                  onSubmit={(reason) => withToast(move.mutateAsync({ id: w._id, move: 'fail', reason }), 'Withdrawal failed; the money is back in the wallet', 'Could not fail the withdrawal')}
+                />
+              </div>
+            ) : null}
+          </>
+        )}
+      </PanelList>
     </>
   );
 }

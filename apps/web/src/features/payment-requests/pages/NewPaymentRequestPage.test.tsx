@@ -3,6 +3,7 @@ import toast from 'react-hot-toast';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderPage, signedIn, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { NewPaymentRequestPage } from './NewPaymentRequestPage.tsx';
+import { typeInto } from '../../../test/form.ts';
 
 const path = '/payment-request/new';
 const createPath = 'POST /v1/payment-request/create';
@@ -22,18 +23,12 @@ function errorOf(element: HTMLElement): string | null {
 const fieldError = (label: string) => errorOf(screen.getByLabelText(label));
 const groupError = (legend: string) => errorOf(screen.getByRole('group', { name: legend }));
 
-async function type(user: User, label: string, value: string) {
-  const input = screen.getByLabelText(label);
-  await user.clear(input);
-  if (value) await user.type(input, value);
-}
-
 const submit = (user: User) => user.click(screen.getByRole('button', { name: 'Create payment request' }));
 
 async function fillBasics(user: User) {
-  await type(user, 'Payment Purpose', 'Bike service');
-  await type(user, 'Reference', 'R-42');
-  await type(user, 'TPIN', '1234');
+  await typeInto(user, 'Payment Purpose', 'Bike service');
+  await typeInto(user, 'Reference', 'R-42');
+  await typeInto(user, 'TPIN', '1234');
 }
 
 describe('the new payment request form', () => {
@@ -69,15 +64,15 @@ describe('the new payment request form', () => {
     const amount = screen.getByLabelText('Amount (USD)') as HTMLInputElement;
     await user.type(amount, '1a2.3.4$');
     expect(amount.value).toBe('12.34');
-    await type(user, 'Amount (USD)', '1.005');
-    await type(user, 'TPIN', '12');
+    await typeInto(user, 'Amount (USD)', '1.005');
+    await typeInto(user, 'TPIN', '12');
     await submit(user);
     await waitFor(() => expect(fieldError('Amount (USD)')).toBe('Enter an amount greater than 0 with at most two decimals'));
     expect(fieldError('TPIN')).toBe('TPIN must be 4 digits');
-    await type(user, 'Amount (USD)', '0');
+    await typeInto(user, 'Amount (USD)', '0');
     await submit(user);
     await waitFor(() => expect(fieldError('Amount (USD)')).toBe('Enter an amount greater than 0 with at most two decimals'));
-    await type(user, 'TPIN', '123456');
+    await typeInto(user, 'TPIN', '123456');
     expect((screen.getByLabelText('TPIN') as HTMLInputElement).value).toBe('1234');
     expect(writes(calls)).toEqual([]);
   });
@@ -91,8 +86,8 @@ describe('the new payment request form', () => {
     await waitFor(() => expect(fieldError('Minimum Amount (USD)')).toBe('Minimum Amount is required'));
     expect(fieldError('Maximum Amount (USD)')).toBe('Maximum Amount is required');
 
-    await type(user, 'Minimum Amount (USD)', '50');
-    await type(user, 'Maximum Amount (USD)', '49.99');
+    await typeInto(user, 'Minimum Amount (USD)', '50');
+    await typeInto(user, 'Maximum Amount (USD)', '49.99');
     await submit(user);
     await waitFor(() => expect(fieldError('Minimum Amount (USD)')).toBe('Minimum Amount must not be more than Maximum Amount'));
     expect(fieldError('Maximum Amount (USD)')).toBeNull();
@@ -105,7 +100,7 @@ describe('the new payment request form', () => {
     await user.click(screen.getByLabelText('Limit the uses'));
     await submit(user);
     await waitFor(() => expect(fieldError('Use Limit')).toBe('Use Limit is required'));
-    await type(user, 'Use Limit', '0');
+    await typeInto(user, 'Use Limit', '0');
     await submit(user);
     await waitFor(() => expect(fieldError('Use Limit')).toBe('Use Limit must be a whole number of at least 1'));
     await user.click(screen.getByLabelText('No limit'));
@@ -118,8 +113,8 @@ describe('the new payment request form', () => {
     const { user } = renderPage(<NewPaymentRequestPage />, { path });
     await user.click(screen.getByLabelText('Card'));
     await user.click(screen.getByLabelText('Kestrel'));
-    await type(user, 'Customer Email', 'dana@');
-    await type(user, 'Expires At (optional)', '2020-01-01T10:00');
+    await typeInto(user, 'Customer Email', 'dana@');
+    await typeInto(user, 'Expires At (optional)', '2020-01-01T10:00');
     await submit(user);
     await waitFor(() => expect(groupError('Payment Methods')).toBe('Choose at least one payment method'));
     expect(fieldError('Customer Email')).toBe('Enter a valid email address');
@@ -131,9 +126,9 @@ describe('the new payment request form', () => {
     const calls = stubApi({ [createPath]: created });
     const { user, router } = renderPage(<NewPaymentRequestPage />, { path, routes: { '/payment-request/details/:id': <p>details</p> } });
     await fillBasics(user);
-    await type(user, 'Amount (USD)', '25.5');
+    await typeInto(user, 'Amount (USD)', '25.5');
     await user.click(screen.getByLabelText('Kestrel'));
-    await type(user, 'Customer Name', '  Dana Doe ');
+    await typeInto(user, 'Customer Name', '  Dana Doe ');
     await submit(user);
     expect(await screen.findByText('Congratulations! You create new payment request')).toBeTruthy();
     expect(writes(calls)).toEqual([
@@ -154,12 +149,12 @@ describe('the new payment request form', () => {
     const calls = stubApi({ [createPath]: created });
     const { user } = renderPage(<NewPaymentRequestPage />, { path, routes: { '/payment-request/details/:id': <p>details</p> } });
     await fillBasics(user);
-    await type(user, 'Amount (USD)', '99');
+    await typeInto(user, 'Amount (USD)', '99');
     await user.click(screen.getByLabelText('Customer choosen'));
-    await type(user, 'Minimum Amount (USD)', '5');
-    await type(user, 'Maximum Amount (USD)', '500.25');
+    await typeInto(user, 'Minimum Amount (USD)', '5');
+    await typeInto(user, 'Maximum Amount (USD)', '500.25');
     await user.click(screen.getByLabelText('Limit the uses'));
-    await type(user, 'Use Limit', '3');
+    await typeInto(user, 'Use Limit', '3');
     await submit(user);
     expect(await screen.findByText('Congratulations! You create new payment request')).toBeTruthy();
     expect(writes(calls)[0]?.[2]).toEqual({
@@ -177,13 +172,13 @@ describe('the new payment request form', () => {
     stubApi({ [createPath]: () => answer });
     const { user } = renderPage(<NewPaymentRequestPage />, { path });
     await fillBasics(user);
-    await type(user, 'Amount (USD)', '0.25');
+    await typeInto(user, 'Amount (USD)', '0.25');
     await submit(user);
     await waitFor(() => expect(fieldError('Amount (USD)')).toBe('The minimum payment amount is US$ 0.50'));
     expect(within(screen.getByRole('status')).getByText('Invalid request')).toBeTruthy();
 
     answer = { status: 400, body: { status: 'error', error: 'Incorrect TPIN', code: 'tpin_incorrect' } };
-    await type(user, 'Amount (USD)', '25');
+    await typeInto(user, 'Amount (USD)', '25');
     await submit(user);
     expect(await screen.findByText('Incorrect TPIN')).toBeTruthy();
     await waitFor(() => expect((screen.getByLabelText('TPIN') as HTMLInputElement).value).toBe(''));
@@ -200,7 +195,7 @@ describe('the new payment request form', () => {
     });
     const { user } = renderPage(<NewPaymentRequestPage />, { path, routes: { '/payment-request/details/:id': <p>details</p> } });
     await fillBasics(user);
-    await type(user, 'Amount (USD)', '10');
+    await typeInto(user, 'Amount (USD)', '10');
     await submit(user);
     expect(await screen.findByText('Payment request failed! Sending it again is safe: the link will not be made twice.')).toBeTruthy();
     await submit(user);

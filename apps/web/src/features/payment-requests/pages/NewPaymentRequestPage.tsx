@@ -1,4 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useZodForm } from '../../../lib/zod-form.ts';
 import {
   PAYMENT_METHODS,
   paymentRequestForm,
@@ -9,14 +9,14 @@ import {
   type PaymentRequestFormInput,
 } from '@kestrel/shared';
 import type { ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
-import { AmountField, TpinField } from '../../../components/MoneyFields.tsx';
+import { AmountField, showFieldRefusals, TpinField } from '../../../components/MoneyFields.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
-import { ApiError, errorMessage, isTpinRefusal, isUnsureFailure } from '../../../lib/http.ts';
+import { ApiError, errorMessage, isUnsureFailure } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { BackLink } from '../../transfers/components/BackLink.tsx';
 import { useCreatePaymentRequest } from '../api.ts';
@@ -57,15 +57,7 @@ export function NewPaymentRequestPage() {
   const { accountNumber, userId } = useSession();
   const create = useCreatePaymentRequest();
   const navigate = useNavigate();
-  const {
-    register,
-    handleSubmit,
-    control,
-    setError,
-    setValue,
-    setFocus,
-    formState: { errors },
-  } = useForm<PaymentRequestFormInput>({ resolver: zodResolver(paymentRequestForm), defaultValues: paymentRequestFormDefaults });
+  const { register, handleSubmit, control, setError, setValue, setFocus, errors } = useZodForm(paymentRequestForm, paymentRequestFormDefaults);
   const [isUseLimit, amountType] = useWatch({ control, name: ['isUseLimit', 'amountType'] });
 
   const onSubmit = (values: PaymentRequestFormInput) => {
@@ -78,15 +70,7 @@ export function NewPaymentRequestPage() {
       onError: (error) => {
         const unsure = isUnsureFailure(error);
         toast.error(unsure ? unsureMessage : errorMessage(error, failedMessage));
-        if (!(error instanceof ApiError)) return;
-        for (const [field, message] of Object.entries(error.fields ?? {})) {
-          const formField = formFieldOf(field);
-          if (formField) setError(formField, { message });
-        }
-        if (isTpinRefusal(error)) {
-          setValue('tpin', '');
-          setFocus('tpin');
-        }
+        if (error instanceof ApiError) showFieldRefusals(error, formFieldOf, { setError, setValue, setFocus });
       },
     });
   };

@@ -9,7 +9,7 @@ import { segment } from '../../../lib/http.ts';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Tabs } from '../../../components/Tabs.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
-import { PaymentMethodMark, RefundStateBadge } from '../../payments/components/PaymentBits.tsx';
+import { Field, PaymentMethodMark, RefundStateBadge } from '../../payments/components/PaymentBits.tsx';
 import { RefundForm, refundTargetOfLinkPayment } from '../../payments/components/RefundForm.tsx';
 import { BackLink } from '../../transfers/components/BackLink.tsx';
 import { usePaymentRequest, usePaymentRequestPayments, useUpdatePaymentRequestLimit, useUpdatePaymentRequestStatus } from '../api.ts';
@@ -30,15 +30,6 @@ const PencilIcon = (props: IconProps) => (
     <path d="M16.9 3.6a2.1 2.1 0 013 3L8.5 18l-4 1 1-4L16.9 3.6z" />
   </svg>
 );
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{label}</dt>
-      <dd className="mt-1 break-words text-slate-900">{children}</dd>
-    </div>
-  );
-}
 
 function Panel({ title, children, className = '' }: { title: string; children: ReactNode; className?: string }) {
   return (

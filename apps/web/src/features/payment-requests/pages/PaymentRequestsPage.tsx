@@ -1,17 +1,14 @@
 import { formatDateTime, paymentRequestMessages as m, uiText, type PaymentRequestCounters, type PaymentRequestView } from '@kestrel/shared';
 import { Link } from 'react-router';
 import { buttonClasses } from '../../../components/Button.tsx';
-import { segment } from '../../../lib/http.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
 import { CheckCircleIcon, HistoryIcon, LinkIcon, ListIcon, WalletIcon } from '../../../components/icons.tsx';
-import { ExportCsv } from '../../../components/ExportCsv.tsx';
-import { AccountPageHeader, PageActions } from '../../../components/AccountPageHeader.tsx';
+import { AccountListPage } from '../../../components/AccountListPage.tsx';
 import { useSession } from '../../../lib/session.ts';
 import { usePaymentRequestCounters, usePaymentRequests } from '../api.ts';
 import { copyLink } from '../components/copy-link.ts';
 import { linkAmountText, PaymentRequestStatusBadge, remainingLimitText } from '../components/PaymentRequestBits.tsx';
-import { PagedList } from '../../../components/ListStates.tsx';
 import { apiCents } from '../../../lib/money.ts';
 import { refundedText } from '../../payments/components/PaymentsList.tsx';
 
@@ -122,47 +119,27 @@ export function PaymentRequestsPage() {
   const links = usePaymentRequests(accountNumber);
   const list = links.data?.pages.flat() ?? [];
   return (
-    <>
-      <AccountPageHeader
-        title={title}
-        accountNumber={accountNumber}
-        actions={
-          <PageActions>
-            {accountNumber && (
-              <ExportCsv
-                path={`/v1/export/payment-request-payments/${segment(accountNumber)}`}
-                filename={`payment-request-payments-${accountNumber}.csv`}
-                what="payments through your payment requests"
-                label="Export payments CSV"
-              />
-            )}
-            <Link to="/payment-request/new" className={buttonClasses('primary', 'md')}>
-              {m.newRequest}
-            </Link>
-          </PageActions>
-        }
-      />
-      <Counters accountNumber={accountNumber} />
-      <PagedList
-        query={links}
-        accountNumber={accountNumber}
-        count={list.length}
-        loadingLabel="Loading payment links"
-        loadFallback="The payment links could not be loaded."
-        moreFallback="More payment links could not be loaded."
-        empty={
-          <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
-            <ListIcon className="size-8 text-slate-400" />
-            <p className="text-lg font-semibold text-slate-900">{m.noLinks}</p>
-            <Link to="/payment-request/new" className="font-semibold text-brand-700 underline hover:text-brand-900">
-              {m.createNew}
-            </Link>
-          </div>
-        }
-      >
-        <LinksTable links={list} />
-        <LinkCards links={list} />
-      </PagedList>
-    </>
+    <AccountListPage
+      title={title}
+      accountNumber={accountNumber}
+      csv={{ kind: 'payment-request-payments', what: 'payments through your payment requests', label: 'Export payments CSV' }}
+      create={{ to: '/payment-request/new', label: m.newRequest }}
+      summary={<Counters accountNumber={accountNumber} />}
+      query={links}
+      count={list.length}
+      items="payment links"
+      empty={
+        <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
+          <ListIcon className="size-8 text-slate-400" />
+          <p className="text-lg font-semibold text-slate-900">{m.noLinks}</p>
+          <Link to="/payment-request/new" className="font-semibold text-brand-700 underline hover:text-brand-900">
+            {m.createNew}
+          </Link>
+        </div>
+      }
+    >
+      <LinksTable links={list} />
+      <LinkCards links={list} />
+    </AccountListPage>
   );
 }

@@ -1,5 +1,16 @@
 import { refundStateLabels, type PaymentView, type RefundStatus } from '@kestrel/shared';
+import type { ReactNode } from 'react';
 import { WalletIcon } from '../../../components/icons.tsx';
+
+/** One labelled value of a details page's list (a payment's, a payment link's). */
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{label}</dt>
+      <dd className="mt-1 break-words text-slate-900">{children}</dd>
+    </div>
+  );
+}
 
 /** The spec's colours: success green, initiate yellow; a payment whose attempts all failed is red. */
 export function PaymentStatusBadge({ payment }: { payment: Pick<PaymentView, 'paymentStatus' | 'paymentErrors'> }) {

@@ -4,18 +4,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { paymentFixture, refundFixture } from '../../../test/fixtures.ts';
 import { renderPage, signIn, stubApi, success, writes, type StubbedCall } from '../../../test/render.tsx';
 import { PaymentDetailsPage } from '../pages/PaymentDetailsPage.tsx';
+import { fieldError } from '../../../test/form.ts';
 
 const path = '/payment/details/pay-1';
 const refundPath = 'POST /v1/payment/details/pay-1/refund';
 
 /** US$ 100.00 by card, US$ 30.00 of it refunded: US$ 70.00 left. */
 const partlyRefunded = paymentFixture({ refunds: [refundFixture()], amountRefunded: 30, amountRefundable: 70, refundState: 'partially_refunded' });
-
-function fieldError(label: string): string | null {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
-  const errorId = ids.split(' ').find((id) => id.endsWith('-error'));
-  return errorId ? (document.getElementById(errorId)?.textContent ?? null) : null;
-}
 
 function renderDetails(answers: Parameters<typeof stubApi>[0], payment = partlyRefunded): StubbedCall[] {
   return stubApi({ 'GET /v1/payment/paymentId/pay-1': success(payment), ...answers });

@@ -1,23 +1,14 @@
 import { asCurrency, formatDateTime, paymentMessages, refundMessages, type PaymentView } from '@kestrel/shared';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { errorMessage } from '../../../lib/http.ts';
 import { usePayment } from '../api.ts';
-import { PaymentMethodMark, PaymentStatusBadge, RefundStateBadge } from '../components/PaymentBits.tsx';
+import { Field, PaymentMethodMark, PaymentStatusBadge, RefundStateBadge } from '../components/PaymentBits.tsx';
 import { RefundForm, refundTargetOfPayment } from '../components/RefundForm.tsx';
 import { RefundsList } from '../components/RefundsList.tsx';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{label}</dt>
-      <dd className="mt-1 break-words text-slate-900">{children}</dd>
-    </div>
-  );
-}
 
 /** A successful payment with something left to refund; only its owner can see this page. */
 const isRefundable = (payment: PaymentView) => payment.paymentStatus === 'success' && payment.amountRefundable > 0;

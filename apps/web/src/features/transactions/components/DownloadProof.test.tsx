@@ -1,22 +1,13 @@
 import { screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderPage, signIn, stubApi, success } from '../../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { savedFiles } from '../../../test/downloads.ts';
+import { renderPage, stubApi, success } from '../../../test/render.tsx';
 import { DownloadProof } from './DownloadProof.tsx';
 
 const notSealed = 'This transaction is not sealed yet. Please try again in a minute.';
 
 describe('Download proof', () => {
-  let saved: Blob[];
-  beforeEach(() => {
-    signIn();
-    saved = [];
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-      saved.push(blob as Blob);
-      return 'blob:proof';
-    });
-    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
-  });
-  afterEach(() => vi.restoreAllMocks());
+  const saved = savedFiles();
 
   it("saves the proof's JSON (the answer's data, as ledger:prove reads it), fetched with the session token", async () => {
     const hash = 'ab'.repeat(32);

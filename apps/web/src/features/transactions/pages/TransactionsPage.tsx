@@ -1,15 +1,12 @@
 import { formatDateTime, uiText } from '@kestrel/shared';
-import { ExportCsv } from '../../../components/ExportCsv.tsx';
 import { ListIcon } from '../../../components/icons.tsx';
-import { AccountPageHeader } from '../../../components/AccountPageHeader.tsx';
+import { AccountListPage } from '../../../components/AccountListPage.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
-import { segment } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccountTransactions, type Transaction, type TransactionType } from '../api.ts';
 import { DownloadProof } from '../components/DownloadProof.tsx';
 import { TransactionTypeBadge } from '../components/TransactionTypeBadge.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
-import { PagedList } from '../../../components/ListStates.tsx';
 
 const title = uiText.nav.transactions;
 const emptyMessage = 'This Account has No Transactions';
@@ -124,36 +121,29 @@ export function TransactionsPage() {
   );
 
   return (
-    <>
-      <AccountPageHeader
-        title={title}
-        accountNumber={accountNumber}
-        detail={rows.length > 0 && ` · ${transactions.hasNextPage ? 'latest ' : ''}${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}`}
-        actions={accountNumber && <ExportCsv path={`/v1/export/transactions/${segment(accountNumber)}`} filename={`transactions-${accountNumber}.csv`} what="transactions" />}
-      />
-      <PagedList
-        query={transactions}
-        accountNumber={accountNumber}
-        count={rows.length}
-        loadingLabel="Loading transactions"
-        loadFallback="The transactions could not be loaded."
-        moreFallback="More transactions could not be loaded."
-        empty={
-          <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
-            <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
-              <ListIcon className="size-6" />
-            </span>
-            <p className="font-semibold text-slate-800">{emptyMessage}</p>
-          </div>
-        }
-      >
-        {(account) => (
-          <>
-            <TransactionsTable rows={rows} accountNumber={account} />
-            <TransactionCards rows={rows} />
-          </>
-        )}
-      </PagedList>
-    </>
+    <AccountListPage
+      title={title}
+      accountNumber={accountNumber}
+      detail={rows.length > 0 && ` · ${transactions.hasNextPage ? 'latest ' : ''}${rows.length} ${rows.length === 1 ? 'transaction' : 'transactions'}`}
+      csv={{ kind: 'transactions', what: 'transactions' }}
+      query={transactions}
+      count={rows.length}
+      items="transactions"
+      empty={
+        <div className="flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
+          <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500">
+            <ListIcon className="size-6" />
+          </span>
+          <p className="font-semibold text-slate-800">{emptyMessage}</p>
+        </div>
+      }
+    >
+      {(account) => (
+        <>
+          <TransactionsTable rows={rows} accountNumber={account} />
+          <TransactionCards rows={rows} />
+        </>
+      )}
+    </AccountListPage>
   );
 }

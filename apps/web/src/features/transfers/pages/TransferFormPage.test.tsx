@@ -7,6 +7,7 @@ import { PortalUserContext } from '../../../lib/portal-user.ts';
 import { accountFixture, userProfileFixture } from '../../../test/fixtures.ts';
 import { renderPage, signedIn, signIn, stubApi, success, writes, type StubbedCall } from '../../../test/render.tsx';
 import { TransferFormPage } from './TransferFormPage.tsx';
+import { fieldError } from '../../../test/form.ts';
 
 const pattern = '/fund-transfer/:area/recipient/:recipientUserName';
 const formPath = '/fund-transfer/wallet/recipient/grace';
@@ -33,12 +34,6 @@ const sent = (amount: string, balance: string) =>
   });
 
 const wrongTpin = { status: 400, body: { status: 'error', error: 'Incorrect TPIN', code: 'tpin_incorrect' } };
-
-function fieldError(label: string): string | null {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
-  const errorId = ids.split(' ').find((id) => id.endsWith('-error'));
-  return errorId ? (document.getElementById(errorId)?.textContent ?? null) : null;
-}
 
 function renderTransfer(path = formPath, routes: Record<string, ReactElement> = {}) {
   return renderPage(

@@ -1,4 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useZodForm } from '../../../lib/zod-form.ts';
 import {
   centsToDecimalString,
   CURRENCIES,
@@ -13,19 +13,18 @@ import {
   type TransferFormValues,
 } from '@kestrel/shared';
 import { useEffect, useId, useRef } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Button, buttonClasses } from '../../../components/Button.tsx';
 import { StatusCard } from '../../../components/StatusCard.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
-import { SelectField } from '../../../components/SelectField.tsx';
-import { StepUpCodeField, TpinField, useStepUp } from '../../../components/MoneyFields.tsx';
+import { CurrencyField, showFieldRefusals, StepUpCodeField, TpinField, useStepUp } from '../../../components/MoneyFields.tsx';
 import { AlertCircleIcon, CheckCircleIcon } from '../../../components/icons.tsx';
 import { PageTitle } from '../../../components/PageTitle.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { apiCents, formatApiMoney } from '../../../lib/money.ts';
-import { ApiError, errorMessage, isTpinRefusal, isUnsureFailure } from '../../../lib/http.ts';
+import { ApiError, errorMessage, isUnsureFailure } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { accountDisplayName } from '../../accounts/account-name.ts';
 import { usePortalUser } from '../../../lib/portal-user.ts';
@@ -116,15 +115,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
   const recipientHintId = useId();
   const previewId = useId();
 
-  const {
-    register,
-    handleSubmit,
-    control,
-    setError,
-    setValue,
-    setFocus,
-    formState: { errors },
-  } = useForm<TransferFormInput, unknown, TransferFormValues>({ resolver: zodResolver(transferForm), defaultValues: { currency: 'USD', amount: '', tpin: '', stepUpCode: '' } });
+  const { register, handleSubmit, control, setError, setValue, setFocus, errors } = useZodForm(transferForm, { currency: 'USD', amount: '', tpin: '', stepUpCode: '' });
   /** Above the step-up threshold (403 step_up_required): the "Verification code" field and its hint. */
   const stepUp = useStepUp({ setError, setValue, setFocus });
   const [amountText, currency] = useWatch({ control, name: ['amount', 'currency'] });
@@ -226,14 +217,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
           const serverSaid = error instanceof ApiError && error.fromServer ? error.message : undefined;
           toast.error(unsure ? (serverSaid ? `${serverSaid} ${unsureHint}` : unsureMessage) : errorMessage(error, failedMessage), { id: TRANSFER_ERROR_TOAST });
           if (!(error instanceof ApiError)) return;
-          for (const [field, message] of Object.entries(error.fields ?? {})) {
-            const formField = formFieldOf[field];
-            if (formField) setError(formField, { message });
-          }
-          if (isTpinRefusal(error)) {
-            setValue('tpin', '');
-            setFocus('tpin');
-          }
+          showFieldRefusals(error, (field) => formFieldOf[field], { setError, setValue, setFocus });
           if (error.code === STEP_UP_INVALID) {
             setValue('stepUpCode', '');
             setFocus('stepUpCode');
@@ -269,13 +253,7 @@ function TransferFormScreen({ recipientUserName }: { recipientUserName: string }
             </div>
 
             <div className="grid gap-5 sm:grid-cols-[11rem_minmax(0,1fr)]">
-              <SelectField label="Currency" placeholderOption="Select" error={errors.currency?.message} {...register('currency')}>
-                {CURRENCIES.map((code) => (
-                  <option key={code} value={code}>
-                    {code}
-                  </option>
-                ))}
-              </SelectField>
+              <CurrencyField label="Currency" placeholderOption="Select" error={errors.currency?.message} {...register('currency')} />
               <div className="min-w-0">
                 <FloatingField
                   label={shownCurrency ? `Amount (${CURRENCY_PREFIX[shownCurrency]})` : 'Amount'}

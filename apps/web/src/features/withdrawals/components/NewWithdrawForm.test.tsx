@@ -4,14 +4,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { accountFixture } from '../../../test/fixtures.ts';
 import { renderPage, signedIn, signIn, stubApi, writes, type StubbedCall } from '../../../test/render.tsx';
 import { NewWithdrawForm } from './NewWithdrawForm.tsx';
+import { fieldError } from '../../../test/form.ts';
 
 const accountAnswer = { [`GET /v1/account/${signedIn.account.accountNumber}`]: { status: 200, body: { status: 'success', data: accountFixture() } } };
-
-function fieldError(label: string): string | null {
-  const ids = screen.getByLabelText(label).getAttribute('aria-describedby') ?? '';
-  const errorId = ids.split(' ').find((id) => id.endsWith('-error'));
-  return errorId ? (document.getElementById(errorId)?.textContent ?? null) : null;
-}
 
 async function fillUnitedStates(user: ReturnType<typeof renderPage>['user'], overrides: Record<string, string> = {}) {
   const values: Record<string, string> = {

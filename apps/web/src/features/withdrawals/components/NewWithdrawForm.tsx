@@ -1,8 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useZodForm } from '../../../lib/zod-form.ts';
 import {
   asCurrency,
   centsToDecimalString,
-  CURRENCIES,
   formatMoney,
   parseAmount,
   STEP_UP_INVALID,
@@ -13,15 +12,15 @@ import {
   withdrawMessages,
   type WithdrawFormValues,
 } from '@kestrel/shared';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
 import { SelectField } from '../../../components/SelectField.tsx';
-import { AmountField, StepUpCodeField, TpinField, useStepUp } from '../../../components/MoneyFields.tsx';
+import { AmountField, CurrencyField, showFieldRefusals, StepUpCodeField, TpinField, useStepUp } from '../../../components/MoneyFields.tsx';
 import { apiCents } from '../../../lib/money.ts';
-import { ApiError, errorMessage, isTpinRefusal, isUnsureFailure } from '../../../lib/http.ts';
+import { ApiError, errorMessage, isUnsureFailure } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useAccount } from '../../accounts/api.ts';
 import { useCreateWithdrawal } from '../api.ts';
@@ -42,29 +41,18 @@ export function NewWithdrawForm() {
   const account = useAccount(accountNumber);
   const create = useCreateWithdrawal();
   const navigate = useNavigate();
-  const {
-    register,
-    handleSubmit,
-    control,
-    setError,
-    setValue,
-    setFocus,
-    formState: { errors },
-  } = useForm<WithdrawFormValues>({
-    resolver: zodResolver(withdrawForm),
-    defaultValues: {
-      country: '',
-      bankName: '',
-      branchName: '',
-      accountType: '',
-      bankAccountNumber: '',
-      routingNumber: '',
-      accountHolderName: '',
-      currency: 'USD',
-      amount: '',
-      tpin: '',
-      stepUpCode: '',
-    },
+  const { register, handleSubmit, control, setError, setValue, setFocus, errors } = useZodForm(withdrawForm, {
+    country: '',
+    bankName: '',
+    branchName: '',
+    accountType: '',
+    bankAccountNumber: '',
+    routingNumber: '',
+    accountHolderName: '',
+    currency: 'USD',
+    amount: '',
+    tpin: '',
+    stepUpCode: '',
   });
   /** Above the step-up threshold (403 step_up_required): the "Verification code" field and its hint. */
   const stepUp = useStepUp({ setError, setValue, setFocus });
@@ -104,17 +92,11 @@ export function NewWithdrawForm() {
           const unsure = isUnsureFailure(error);
           toast.error(unsure ? unsureMessage : errorMessage(error, failedMessage));
           if (!(error instanceof ApiError)) return;
-          for (const [field, message] of Object.entries(error.fields ?? {})) {
-            if (isFormField(field)) setError(field, { message });
-          }
+          showFieldRefusals(error, (field) => (isFormField(field) ? field : undefined), { setError, setValue, setFocus });
           if (error.code === STEP_UP_INVALID) {
             setError('stepUpCode', { message: error.fields?.stepUpCode ?? error.message });
             setValue('stepUpCode', '');
             setFocus('stepUpCode');
-          }
-          if (isTpinRefusal(error)) {
-            setValue('tpin', '');
-            setFocus('tpin');
           }
         },
       },
@@ -158,13 +140,7 @@ export function NewWithdrawForm() {
         />
         <FloatingField label={withdrawLabels.routingNumber} inputMode="numeric" autoComplete="off" error={errors.routingNumber?.message} {...register('routingNumber')} />
         <FloatingField label={withdrawLabels.accountHolderName} autoComplete="off" error={errors.accountHolderName?.message} {...register('accountHolderName')} />
-        <SelectField label={withdrawLabels.currency} error={errors.currency?.message} {...register('currency')}>
-          {CURRENCIES.map((code) => (
-            <option key={code} value={code}>
-              {code}
-            </option>
-          ))}
-        </SelectField>
+        <CurrencyField label={withdrawLabels.currency} error={errors.currency?.message} {...register('currency')} />
         <div className="min-w-0">
           <AmountField label={withdrawLabels.amount} error={errors.amount?.message} {...register('amount')} />
           {availableCents !== undefined && <p className="mt-1.5 text-sm text-slate-600">Available balance: {formatMoney(availableCents, asCurrency(balance?.currency ?? 'USD'))}</p>}

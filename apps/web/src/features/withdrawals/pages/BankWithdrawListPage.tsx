@@ -1,18 +1,14 @@
 import { asCurrency, formatDateTime, uiText } from '@kestrel/shared';
 import { Link } from 'react-router';
-import { buttonClasses } from '../../../components/Button.tsx';
 import { AlertCircleIcon, BankIcon, CheckCircleIcon, HistoryIcon, ListIcon } from '../../../components/icons.tsx';
-import { ExportCsv } from '../../../components/ExportCsv.tsx';
-import { AccountPageHeader, PageActions } from '../../../components/AccountPageHeader.tsx';
+import { AccountListPage } from '../../../components/AccountListPage.tsx';
 import { formatApiMoney } from '../../../lib/money.ts';
 import { useSession } from '../../../lib/session.ts';
 import { CounterCard } from '../../../components/CounterCard.tsx';
-import { segment } from '../../../lib/http.ts';
 import { useWithdrawalCounters, useWithdrawals, type Withdrawal } from '../api.ts';
 import { NewWithdrawForm } from '../components/NewWithdrawForm.tsx';
 import { WithdrawalStatusBadge } from '../components/WithdrawalStatusBadge.tsx';
 import { DataTable } from '../../../components/DataTable.tsx';
-import { PagedList } from '../../../components/ListStates.tsx';
 
 const title = 'Bank Withdraw';
 const columns = ['Amount', 'Bank', 'Account No.', 'Routing Number', 'Date'] as const;
@@ -108,39 +104,26 @@ export function BankWithdrawListPage() {
   const withdrawals = useWithdrawals(accountNumber);
   const list = withdrawals.data?.pages.flat() ?? [];
   return (
-    <>
-      <AccountPageHeader
-        title={title}
-        accountNumber={accountNumber}
-        actions={
-          <PageActions>
-            {accountNumber && <ExportCsv path={`/v1/export/withdrawals/${segment(accountNumber)}`} filename={`withdrawals-${accountNumber}.csv`} what="withdrawals" />}
-            <Link to="/bank/withdraw/new" className={buttonClasses('primary', 'md')}>
-              + New withdraw
-            </Link>
-          </PageActions>
-        }
-      />
-      <Counters accountNumber={accountNumber} />
-      <PagedList
-        query={withdrawals}
-        accountNumber={accountNumber}
-        count={list.length}
-        loadingLabel="Loading withdrawals"
-        loadFallback="The withdrawals could not be loaded."
-        moreFallback="More withdrawals could not be loaded."
-        empty={
-          <div className="max-w-3xl">
-            <p className="mb-4 flex items-center gap-2 text-slate-600">
-              <ListIcon className="size-5 text-slate-500" /> You have no withdrawals yet. Request your first one here.
-            </p>
-            <NewWithdrawForm />
-          </div>
-        }
-      >
-        <WithdrawalsTable withdrawals={list} />
-        <WithdrawalCards withdrawals={list} />
-      </PagedList>
-    </>
+    <AccountListPage
+      title={title}
+      accountNumber={accountNumber}
+      csv={{ kind: 'withdrawals', what: 'withdrawals' }}
+      create={{ to: '/bank/withdraw/new', label: '+ New withdraw' }}
+      summary={<Counters accountNumber={accountNumber} />}
+      query={withdrawals}
+      count={list.length}
+      items="withdrawals"
+      empty={
+        <div className="max-w-3xl">
+          <p className="mb-4 flex items-center gap-2 text-slate-600">
+            <ListIcon className="size-5 text-slate-500" /> You have no withdrawals yet. Request your first one here.
+          </p>
+          <NewWithdrawForm />
+        </div>
+      }
+    >
+      <WithdrawalsTable withdrawals={list} />
+      <WithdrawalCards withdrawals={list} />
+    </AccountListPage>
   );
 }

@@ -77,12 +77,22 @@ test.describe('issue 25: passkeys', () => {
     await page.getByRole('button', { name: passkeySignInText.useInSecondStep }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 
-    // Its last use shows on the Security tab; removed with the password, the list is empty again.
+    // Its last use shows on the Security tab; it can be renamed.
     await page.goto('/my-account?tab=security');
     await expect(list.getByText(t.never)).toHaveCount(0);
-    await list.getByRole('button', { name: `${t.remove}: This laptop` }).click();
-    await removeForm.getByLabel(t.password, { exact: true }).fill(holder.password);
-    await removeForm.getByRole('button', { name: t.confirmRemove }).click();
+    await list.getByRole('button', { name: `${t.rename}: This laptop` }).click();
+    const renameForm = list.getByRole('form', { name: `${t.renameTitle}: This laptop` });
+    await renameForm.getByLabel(t.name).fill('Work laptop');
+    await lookAt(page, 'passkeys-rename');
+    await renameForm.getByRole('button', { name: t.save }).click();
+    await expect(page.getByText(passkeyMessages.renamed)).toBeVisible();
+    await expect(list.getByText('Work laptop')).toBeVisible();
+
+    // Removed with the password, the list is empty again.
+    await list.getByRole('button', { name: `${t.remove}: Work laptop` }).click();
+    const removeRenamed = list.getByRole('form', { name: `${t.removeTitle} Work laptop` });
+    await removeRenamed.getByLabel(t.password, { exact: true }).fill(holder.password);
+    await removeRenamed.getByRole('button', { name: t.confirmRemove }).click();
     await expect(page.getByText(passkeyMessages.removed)).toBeVisible();
     await expect(section.getByText(t.none)).toBeVisible();
   });

@@ -22,6 +22,33 @@ describe('My Account → Security: passkeys', () => {
     expect(writes(calls)).toEqual([]);
   });
 
+  it('renames a passkey: an empty name is refused here (nothing sent), the new name is saved and shown', async () => {
+    let name = 'This laptop';
+    const calls = stubApi({
+      'GET /v1/auth/passkeys': () => success([{ ...passkey, name }]),
+      'PATCH /v1/auth/passkeys/cred-1': (request) => {
+        name = (request.body as { name: string }).name;
+        return success({ ...passkey, name }, passkeyMessages.renamed);
+      },
+    });
+    const { user } = renderPage(<PasskeysSection />);
+    await user.click(await screen.findByRole('button', { name: `${passkeyText.rename}: This laptop` }));
+    const form = screen.getByRole('form', { name: `${passkeyText.renameTitle}: This laptop` });
+    const field = within(form).getByLabelText(passkeyText.name);
+    expect((field as HTMLInputElement).value).toBe('This laptop');
+    await user.clear(field);
+    await user.click(within(form).getByRole('button', { name: passkeyText.save }));
+    expect(await within(form).findByText(passkeyMessages.nameRequired)).toBeTruthy();
+    expect(writes(calls)).toEqual([]);
+
+    await user.type(field, 'Work phone');
+    await user.click(within(form).getByRole('button', { name: passkeyText.save }));
+    const list = await screen.findByRole('list', { name: passkeyText.title });
+    expect(await within(list).findByText('Work phone')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: `${passkeyText.renameTitle}: This laptop` })).toBeNull();
+    expect(writes(calls)).toEqual([['PATCH', '/v1/auth/passkeys/cred-1', { name: 'Work phone' }]]);
+  });
+
   it('removes with the password or a code: neither is refused here, a wrong password shows under its field, the right one removes it', async () => {
     let tries = 0;
     let left = [passkey];

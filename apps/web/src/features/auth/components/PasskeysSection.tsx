@@ -19,7 +19,7 @@ import { FloatingField, PasswordField } from '../../../components/FloatingField.
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { isBrowserPasskeyError } from '../../../lib/passkeys.ts';
 import { CurrentCodeField, SectionWait, SecurityForm } from './SecurityForm.tsx';
-import { twoFactorKeys, useAddPasskey, usePasskeys, useRemovePasskey, type PasskeyView } from '../api.ts';
+import { twoFactorKeys, useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey, type PasskeyView } from '../api.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** A refusal the server explained goes under the field; the browser's own (cancelled, timed out) and anything else is a toast. */
@@ -52,6 +52,39 @@ function AddForm({ onDone }: { onDone: () => void }) {
             else toast.error(failureMessage(error, passkeyMessages.registrationFailed));
           },
         }),
+      )}
+    >
+      <FloatingField label={t.name} autoComplete="off" maxLength={60} autoFocus {...register('name')} error={formState.errors.name?.message} />
+    </SecurityForm>
+  );
+}
+
+/** A new name for a passkey, with the same rules as the name it was added with. */
+function RenameForm({ passkey, onDone }: { passkey: PasskeyView; onDone: () => void }) {
+  const rename = useRenamePasskey();
+  const { register, handleSubmit, setError, formState } = useForm<PasskeyNameFormInput, unknown, PasskeyNameFormValues>({ resolver: zodResolver(passkeyNameForm), defaultValues: { name: passkey.name } });
+  return (
+    <SecurityForm
+      aria-label={`${t.renameTitle}: ${passkey.name}`}
+      className="mt-3 flex flex-col gap-4 rounded-xl border border-slate-200 bg-slate-50 p-4"
+      submit={t.save}
+      pending={rename.isPending}
+      onCancel={onDone}
+      cancel={t.cancel}
+      onSubmit={handleSubmit(({ name }) =>
+        rename.mutate(
+          { passkeyId: passkey._id, name },
+          {
+            onSuccess: (answer) => {
+              toast.success(answer.message ?? passkeyMessages.renamed);
+              onDone();
+            },
+            onError: (error) => {
+              if (error instanceof ApiError && error.fromServer && error.fields?.name) setError('name', { message: error.fields.name }, { shouldFocus: true });
+              else toast.error(errorMessage(error, t.renameFailed));
+            },
+          },
+        ),
       )}
     >
       <FloatingField label={t.name} autoComplete="off" maxLength={60} autoFocus {...register('name')} error={formState.errors.name?.message} />
@@ -99,7 +132,7 @@ function RemoveForm({ passkey, onCancel }: { passkey: PasskeyView; onCancel: () 
 }
 
 function PasskeyRow({ passkey }: { passkey: PasskeyView }) {
-  const [removing, setRemoving] = useState(false);
+  const [open, setOpen] = useState<'rename' | 'remove' | null>(null);
   return (
     <li className="px-5 py-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between sm:gap-6">
@@ -110,13 +143,19 @@ function PasskeyRow({ passkey }: { passkey: PasskeyView }) {
             {passkey.lastUsedAt ? <time dateTime={passkey.lastUsedAt}>{formatDateTime(passkey.lastUsedAt)}</time> : t.never}
           </p>
         </div>
-        {!removing && (
-          <Button variant="secondary" className="shrink-0 self-start sm:self-center" aria-label={`${t.remove}: ${passkey.name}`} onClick={() => setRemoving(true)}>
-            {t.remove}
-          </Button>
+        {open === null && (
+          <div className="flex shrink-0 gap-2 self-start sm:self-center">
+            <Button variant="secondary" aria-label={`${t.rename}: ${passkey.name}`} onClick={() => setOpen('rename')}>
+              {t.rename}
+            </Button>
+            <Button variant="secondary" aria-label={`${t.remove}: ${passkey.name}`} onClick={() => setOpen('remove')}>
+              {t.remove}
+            </Button>
+          </div>
         )}
       </div>
-      {removing && <RemoveForm passkey={passkey} onCancel={() => setRemoving(false)} />}
+      {open === 'rename' && <RenameForm passkey={passkey} onDone={() => setOpen(null)} />}
+      {open === 'remove' && <RemoveForm passkey={passkey} onCancel={() => setOpen(null)} />}
     </li>
   );
 }

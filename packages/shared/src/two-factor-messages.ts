@@ -18,6 +18,7 @@ export const twoFactorMessages = {
   notOn: 'Two-factor authentication is not on.',
   enabled: 'Two-factor authentication is on',
   disabled: 'Two-factor authentication is off',
+  recoveryCodesRenewed: 'New recovery codes made; the old ones no longer work',
   secondStep: 'Enter the code from your authenticator app to finish signing in',
   } as const;
 
@@ -54,6 +55,10 @@ export const twoFactorSectionText = {
   done: 'I have saved my codes',
   recoveryLeft: 'Recovery codes left',
   offCode: 'Code from your app or a recovery code',
+  renew: 'New recovery codes',
+  renewHint: 'Makes ten new recovery codes; the ones you have stop working. Confirm with a code from your app.',
+  renewCode: 'Code from your app',
+  renewConfirm: 'Make new codes',
   offConfirm: 'Turn off two-factor',
   failed: 'Two-factor authentication could not be loaded.',
 } as const;

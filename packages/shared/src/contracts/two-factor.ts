@@ -65,7 +65,7 @@ export const twoFactorSetup = z.object({
 });
 export type TwoFactorSetup = z.infer<typeof twoFactorSetup>;
 
-/** POST /v1/auth/two-factor/enable: the ten recovery codes, shown this once. */
+/** POST /v1/auth/two-factor/enable and …/recovery-codes: the ten recovery codes, shown this once. */
 export const twoFactorEnabled = z.object({
   recoveryCodes: z.array(withExample(z.string(), 'k7m2q-x4r9t')),
 });

@@ -35,6 +35,13 @@ export const authOperations: Record<string, OperationDoc> = {
       'Turns two-factor sign-in on with a current code from the app and answers ten single-use recovery codes, shown this once (only a keyed hash of each is kept). A wrong or reused code is 400; no setup started, or already on, 409; code checks are limited like passwords (429). Mails a security notice.',
     requestExample: { code: '492039' },
   },
+  'POST /v1/auth/two-factor/recovery-codes': {
+    operationId: 'renewRecoveryCodes',
+    tag: 'Auth',
+    description:
+      'Makes ten new single-use recovery codes, shown this once, with a current code from the app (a recovery code is not taken here, so one leaked code cannot make a new set); the old codes stop working. A wrong or reused code is 400; two-factor sign-in not on with an app, 409; limited like passwords (429). Audited and mailed.',
+    requestExample: { code: '492039' },
+  },
   'POST /v1/auth/two-factor/disable': {
     operationId: 'disableTwoFactor',
     tag: 'Auth',

@@ -22,7 +22,7 @@ import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registe
 import { readKnownDevice } from './device-cookie.ts';
 import { listDevices, signOutDevice, signOutOtherDevices, type Caller } from './devices.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
-import { disableTwoFactor, enableTwoFactor, startTwoFactorSetup, twoFactorStatus as readTwoFactorStatus } from './two-factor.service.ts';
+import { disableTwoFactor, enableTwoFactor, renewRecoveryCodes, startTwoFactorSetup, twoFactorStatus as readTwoFactorStatus } from './two-factor.service.ts';
 
 /** The signed-in caller of a guarded route (requireUser ran first). */
 function callerOf(request: FastifyRequest): Caller {
@@ -200,6 +200,23 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return ok(await enableTwoFactor(app.ctx, callerOf(request), request.body), twoFactorMessages.enabled);
+    },
+  );
+
+  app.post(
+    '/auth/two-factor/recovery-codes',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['auth'],
+        summary: 'Ten new recovery codes, with a current code from the app; the old ones stop working; answered this once',
+        body: twoFactorCodeBody,
+        response: { 200: successEnvelope(twoFactorEnabled), ...refusals('second_factor_invalid', 'second_factor_rate_limited', 'second_factor_reused', 'two_factor_not_on') },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await renewRecoveryCodes(app.ctx, callerOf(request), request.body), twoFactorMessages.recoveryCodesRenewed);
     },
   );
 

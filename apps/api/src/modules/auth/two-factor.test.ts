@@ -164,6 +164,39 @@ describe('issue 25: turning two-factor sign-in on and off', () => {
     expect(again.body.error).toBe(m.notOn);
   });
 
+  it('makes ten new recovery codes with a current app code (not with a recovery code); the old ones stop working', async () => {
+    const stranger = await createUser();
+    const notOn = await api('POST', '/v1/auth/two-factor/recovery-codes', { token: stranger.token, body: { code: '123456' } });
+    expect(notOn.status).toBe(409);
+    expect(notOn.body).toMatchObject({ error: m.notOn, code: 'two_factor_not_on' });
+
+    const user = await enrolledUser();
+    const withRecovery = await api('POST', '/v1/auth/two-factor/recovery-codes', { token: user.token, body: { code: user.recoveryCodes[0] } });
+    expect(withRecovery.status).toBe(400);
+    const wrong = await api('POST', '/v1/auth/two-factor/recovery-codes', { token: user.token, body: { code: wrongCodeOf(user.secret) } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: m.codeInvalid, fields: { code: m.codeInvalid } });
+    expect((await api('GET', '/v1/auth/two-factor', { token: user.token })).body.data).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+
+    nextStep();
+    const renewed = await api('POST', '/v1/auth/two-factor/recovery-codes', { token: user.token, body: { code: codeOf(user.secret) } });
+    expect(renewed.status).toBe(200);
+    expect(renewed.headers.get('cache-control')).toBe('no-store');
+    expect(renewed.body.message).toBe(m.recoveryCodesRenewed);
+    const codes = renewed.body.data.recoveryCodes as string[];
+    expect(codes).toHaveLength(10);
+    expect(codes.some((code) => user.recoveryCodes.includes(code))).toBe(false);
+    expect(await auditActions(user.userId)).toContain('auth.recovery_codes_renewed');
+    expect((await latestMailTo(user.email))?.subject).toBe('New recovery codes for your Kestrel account');
+
+    // An old code no longer finishes a sign-in; a new one does, once.
+    const old = await secondStep(await challengeFor(user), user.recoveryCodes[1]!);
+    expect(old.status).toBe(401);
+    const fresh = await secondStep(await challengeFor(user), codes[0]!);
+    expect(fresh.status).toBe(200);
+    expect((await api('GET', '/v1/auth/two-factor', { token: user.token })).body.data).toEqual({ enabled: true, recoveryCodesLeft: 9 });
+  });
+
   it('turns off with a recovery code too (the phone is lost), audited as a recovery code use', async () => {
     const user = await enrolledUser();
     const off = await api('POST', '/v1/auth/two-factor/disable', { token: user.token, body: { code: user.recoveryCodes[3]!.toUpperCase() } });

@@ -17,13 +17,9 @@ const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../sr
 const modulesDir = path.join(srcDir, 'modules');
 
 /**
- * Violations still standing, each with why it has not moved yet. Keep this list short and
  * explained; the test fails on a new violation and on an entry that no longer occurs.
  */
 const ALLOWED: Record<string, string> = {
-  "auth/password-reset.service.ts: updateTable('sessions') writes sessions's table": 'not moved yet',
-  "auth/password-reset.service.ts: updateTable('users') writes users's table": 'not moved yet',
-  "callbacks/dev-listener.routes.ts: selectFrom('payments') reads payments's table outside a repository": 'not moved yet',
   "demo/demo-store.ts: insertInto('storeDocuments') writes stores's table": 'not moved yet',
   "demo/demo-store.ts: insertInto('stores') writes stores's table": 'not moved yet',
   "demo/demo-store.ts: selectFrom('accountUsers') reads accounts's table outside a repository": 'not moved yet',
@@ -33,41 +29,6 @@ const ALLOWED: Record<string, string> = {
   "demo/seed-demo.ts: selectFrom('users') reads users's table outside a repository": 'not moved yet',
   "demo/seed-demo.ts: selectFrom('walletBalances') reads ledger's table outside a repository": 'not moved yet',
   "demo/seed-demo.ts: updateTable('accounts') writes accounts's table": 'not moved yet',
-  "invoices/invoices.service.ts: selectFrom('users') reads users's table outside a repository": 'not moved yet',
-  "notifications/dispatcher.ts: deleteFrom('notificationEvents') writes mail's table": 'not moved yet',
-  "notifications/dispatcher.ts: selectFrom('notificationEvents') reads mail's table outside a repository": 'not moved yet',
-  "notifications/dispatcher.ts: updateTable('notificationEvents') writes mail's table": 'not moved yet',
-  "operator/approvals.service.ts: selectFrom('accounts') reads accounts's table outside a repository": 'not moved yet',
-  "operator/approvals.service.ts: selectFrom('bankWithdrawals') reads withdrawals's table outside a repository": 'not moved yet',
-  "operator/callbacks-queue.service.ts: selectFrom('callbackAttempts') reads callbacks's table outside a repository": 'not moved yet',
-  "operator/callbacks-queue.service.ts: selectFrom('callbackDeliveries') reads callbacks's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: selectFrom('accounts') reads accounts's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: selectFrom('activities') reads activities's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: selectFrom('auditLog') reads audit's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: selectFrom('bankWithdrawals') reads withdrawals's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: selectFrom('ledgerPostings') reads ledger's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: selectFrom('payments') reads payments's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: selectFrom('stores') reads stores's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: selectFrom('walletBalances') reads ledger's table outside a repository": 'not moved yet',
-  "operator/console.service.ts: updateTable('accounts') writes accounts's table": 'not moved yet',
-  "operator/funding.service.ts: selectFrom('accounts') reads accounts's table outside a repository": 'not moved yet',
-  "operator/funding.service.ts: selectFrom('auditLog') reads audit's table outside a repository": 'not moved yet',
-  "operator/funding.service.ts: selectFrom('users') reads users's table outside a repository": 'not moved yet',
-  "operator/funding.service.ts: selectFrom('walletBalances') reads ledger's table outside a repository": 'not moved yet',
-  "operator/identity-review.service.ts: selectFrom('accounts') reads accounts's table outside a repository": 'not moved yet',
-  "operator/identity-review.service.ts: selectFrom('identityDocuments') reads accounts's table outside a repository": 'not moved yet',
-  "operator/identity-review.service.ts: updateTable('accounts') writes accounts's table": 'not moved yet',
-  "operator/identity-review.service.ts: updateTable('identityDocuments') writes accounts's table": 'not moved yet',
-  "operator/operator.service.ts: insertInto('users') writes users's table": 'not moved yet',
-  "operator/operator.service.ts: selectFrom('accountUsers') reads accounts's table outside a repository": 'not moved yet',
-  "operator/operator.service.ts: selectFrom('users') reads users's table outside a repository": 'not moved yet',
-  "operator/operator.service.ts: updateTable('users') writes users's table": 'not moved yet',
-  "payments/payment-refund.ts: selectFrom('users') reads users's table outside a repository": 'not moved yet',
-  "refunds/refunds.service.ts: selectFrom('accounts') reads accounts's table outside a repository": 'not moved yet',
-  "statements/statement-mail-job.ts: selectFrom('accounts') reads accounts's table outside a repository": 'not moved yet',
-  "transfers/recipients.service.ts: selectFrom('accountUsers') reads accounts's table outside a repository": 'not moved yet',
-  "transfers/recipients.service.ts: selectFrom('accounts') reads accounts's table outside a repository": 'not moved yet',
-  "transfers/recipients.service.ts: selectFrom('users') reads users's table outside a repository": 'not moved yet',
 };
 
 describe('table owners', () => {

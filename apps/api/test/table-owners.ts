@@ -82,10 +82,12 @@ export function tableUses(file: string, source: string): TableUse[] {
   const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const uses: TableUse[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
-      const method = node.expression.name.text;
+    // `db.selectFrom('x')`, and `selectFrom('x')` taken from the expression builder (`({ selectFrom }) => ...`).
+    const callee = ts.isCallExpression(node) ? (ts.isPropertyAccessExpression(node.expression) ? node.expression.name : ts.isIdentifier(node.expression) ? node.expression : undefined) : undefined;
+    if (ts.isCallExpression(node) && callee !== undefined) {
+      const method = callee.text;
       if (method === 'selectFrom' || WRITES.has(method) || JOINS.has(method)) {
-        const line = sourceFile.getLineAndCharacterOfPosition(node.expression.name.getStart(sourceFile)).line + 1;
+        const line = sourceFile.getLineAndCharacterOfPosition(callee.getStart(sourceFile)).line + 1;
         for (const table of tableNames(node.arguments[0])) uses.push({ file, line, method, table });
       }
     }

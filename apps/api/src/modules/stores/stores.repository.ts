@@ -104,3 +104,8 @@ export function storeStatusOfPayment(db: Db | Trx, by: { paymentId: string } | {
   const query = db.selectFrom('payments').innerJoin('stores', 'stores.id', 'payments.storeId').select(['stores.status', 'stores.statusReason']);
   return ('paymentId' in by ? query.where('payments.id', '=', by.paymentId) : query.where('payments.urlId', '=', by.urlId)).executeTakeFirst();
 }
+
+/** The account's latest `limit` stores, newest first. */
+export function recentStoresOf(db: Db, accountId: string, limit: number) {
+  return db.selectFrom('stores').select(['id', 'storeId', 'storeName', 'status', 'createdAt']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').limit(limit).execute();
+}

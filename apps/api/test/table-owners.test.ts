@@ -17,19 +17,11 @@ const srcDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../sr
 const modulesDir = path.join(srcDir, 'modules');
 
 /**
- * explained; the test fails on a new violation and on an entry that no longer occurs.
+ * Violations that may stand, each as the scanner words it (file, call, table) with the reason
+ * it cannot move. Empty: every module keeps to its own tables. The test fails on a violation
+ * not listed here and on an entry that no longer occurs.
  */
-const ALLOWED: Record<string, string> = {
-  "demo/demo-store.ts: insertInto('storeDocuments') writes stores's table": 'not moved yet',
-  "demo/demo-store.ts: insertInto('stores') writes stores's table": 'not moved yet',
-  "demo/demo-store.ts: selectFrom('accountUsers') reads accounts's table outside a repository": 'not moved yet',
-  "demo/demo-store.ts: selectFrom('accounts') reads accounts's table outside a repository": 'not moved yet',
-  "demo/demo-store.ts: selectFrom('stores') reads stores's table outside a repository": 'not moved yet',
-  "demo/seed-demo.ts: insertInto('users') writes users's table": 'not moved yet',
-  "demo/seed-demo.ts: selectFrom('users') reads users's table outside a repository": 'not moved yet',
-  "demo/seed-demo.ts: selectFrom('walletBalances') reads ledger's table outside a repository": 'not moved yet',
-  "demo/seed-demo.ts: updateTable('accounts') writes accounts's table": 'not moved yet',
-};
+const ALLOWED: Record<string, string> = {};
 
 describe('table owners', () => {
   it('names an owner, a real module, for every table of the Database', () => {
@@ -56,6 +48,7 @@ describe('the table scanner', () => {
     ['dashboard/planted.ts', ".mergeInto('payments').using('stores', 'stores.id', 'payments.storeId')", "mergeInto('payments') writes payments's table"],
     ['operator/planted.service.ts', ".selectFrom('accounts').selectAll()", "selectFrom('accounts') reads accounts's table outside a repository"],
     ['transfers/planted.ts', ".selectFrom(['users', 'transfers']).selectAll()", "selectFrom('users') reads users's table outside a repository"],
+    ['statements/planted.ts', ".selectFrom('statementMails').where(({ exists, selectFrom }) => exists(selectFrom('accounts').select('id'))).selectAll()", "selectFrom('accounts') reads accounts's table outside a repository"],
   ])('flags the planted query in %s', (file, query, message) => {
     expect(planted(file, query)).toEqual([`${file}: ${message}`]);
   });

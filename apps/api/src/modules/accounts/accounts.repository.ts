@@ -204,3 +204,24 @@ export async function holdsAnAccount(db: Db, userId: string): Promise<boolean> {
 export function accountNumberOf(db: Db, accountId: string) {
   return db.selectFrom('accounts').select('accountNumber').where('id', '=', accountId).executeTakeFirstOrThrow();
 }
+
+/* The demo data set's reads and changes of accounts (modules/demo). */
+
+/** The id of the account with exactly this user name. */
+export function findAccountIdByUserName(db: Db, userName: string) {
+  return db.selectFrom('accounts').select(['id']).where('userName', '=', userName).executeTakeFirst();
+}
+
+/** One user who holds the account. */
+export function holderOf(db: Db, accountId: string) {
+  return db.selectFrom('accountUsers').select('userId').where('accountId', '=', accountId).executeTakeFirst();
+}
+
+/** The account's gateway fee settings; throws when there is no such account. */
+export function gatewayFeesOf(db: Db, accountId: string) {
+  return db.selectFrom('accounts').select(['gatewayFeeFixedCents', 'gatewayFeePercent']).where('id', '=', accountId).executeTakeFirstOrThrow();
+}
+
+export async function setStepUpThreshold(trx: Trx, accountId: string, cents: number): Promise<void> {
+  await trx.updateTable('accounts').set({ stepUpThresholdCents: cents }).where('id', '=', accountId).execute();
+}

@@ -36,10 +36,13 @@ import {
 export { accountContacts, countAccountTransactions, countAccountTransactionsQuery, type AccountContactRow } from './accounts.repository.ts';
 // The recipient directory (modules/transfers).
 export { findAccountByUserName, searchAccountDirectory } from './directory.repository.ts';
-// The operator console's account reads and changes (modules/operator).
+// The operator console's and the demo data set's account reads and changes (modules/operator, modules/demo).
 export {
   accountNumberOf,
   findAccountForOperator,
+  findAccountIdByUserName,
+  gatewayFeesOf,
+  holderOf,
   hasIdentityDocumentsUnderReview,
   holdsAnAccount,
   identityReviewRows,
@@ -49,6 +52,7 @@ export {
   searchAccountSummaries,
   selectAccountNumber,
   setAsideIdentityDocuments,
+  setStepUpThreshold,
   writeMoneyMovementLock,
 } from './accounts.repository.ts';
 

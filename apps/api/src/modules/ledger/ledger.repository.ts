@@ -75,3 +75,14 @@ export function recentPostingsOf(db: Db, accountId: string, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** Wallet balances in `currency` of the accounts with these numbers, by account number. */
+export function walletBalancesByAccountNumber(db: Db, currency: string, accountNumbers: string[]) {
+  return db
+    .selectFrom('walletBalances')
+    .innerJoin('accounts', 'accounts.id', 'walletBalances.accountId')
+    .select(['accounts.accountNumber', 'walletBalances.balanceCents'])
+    .where('walletBalances.currency', '=', currency)
+    .where('accounts.accountNumber', 'in', accountNumbers)
+    .execute();
+}

@@ -88,3 +88,9 @@ export function searchGateOf(db: Db, userId: string) {
     .where('id', '=', userId)
     .executeTakeFirst();
 }
+
+/** Whether any user other than an operator exists: the demo seeder runs only when none does (an operator made with `npm run operator:create` before the first start still gets the demo data). */
+export async function hasNonOperatorUsers(db: Db | Trx): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('isOperator', '=', false).limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -13,6 +13,7 @@ export {
   findOperatorFlagByEmail,
   findUserByEmail,
   findUserById,
+  hasNonOperatorUsers,
   insertUser,
   issuerOf,
   listUserAccounts,

@@ -1,4 +1,4 @@
-import type { Expression, Insertable } from 'kysely';
+import { sql, type Expression, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
 import type { AccountsTable } from '../../db/schema.ts';
@@ -81,3 +81,147 @@ export function accountContacts(db: Db | Trx, accountIds: readonly string[]) {
     .execute();
 }
 export type AccountContactRow = Awaited<ReturnType<typeof accountContacts>>[number];
+
+/* The operator console's reads and changes of accounts (modules/operator). */
+
+const accountSummaryColumns = [
+  'accounts.id as accountId',
+  'accounts.accountNumber',
+  'accounts.accountType',
+  'accounts.accountHolderName',
+  'accounts.userName',
+  'accounts.accountEmail',
+  'accounts.accountPhone',
+  'accounts.identityVerified',
+  'accounts.moneyMovementLocked',
+] as const;
+
+/** Accounts whose number, lower-cased user name or e-mail, or phone is LIKE `pattern`, at most 50. */
+export function searchAccountSummaries(db: Db, pattern: string) {
+  return db
+    .selectFrom('accounts')
+    .select(accountSummaryColumns)
+    .where((eb) =>
+      eb.or([
+        eb('accounts.accountNumber', 'like', pattern),
+        eb(eb.fn('lower', ['accounts.userName']), 'like', pattern),
+        eb(eb.fn('lower', ['accounts.accountEmail']), 'like', pattern),
+        eb('accounts.accountPhone', 'like', pattern),
+      ]),
+    )
+    .orderBy('accounts.accountNumber')
+    .limit(50)
+    .execute();
+}
+
+/** One account's summary, lock reason, identity and address, for the operator's account page. */
+export function findAccountForOperator(db: Db, accountId: string) {
+  return db
+    .selectFrom('accounts')
+    .select(accountSummaryColumns)
+    .select([
+      'accounts.moneyMovementLockReason',
+      'accounts.identityType',
+      'accounts.identityNumber',
+      sql<string>`to_char(accounts.date_of_birth, 'YYYY-MM-DD')`.as('dateOfBirth'),
+      'accounts.street',
+      'accounts.city',
+      'accounts.state',
+      'accounts.zipCode',
+      'accounts.country',
+      'accounts.createdAt',
+    ])
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** The account's id and number; the caller takes the first row or throws. */
+export function selectAccountNumber(db: Db | Trx, accountId: string) {
+  return db.selectFrom('accounts').select(['id', 'accountNumber']).where('id', '=', accountId);
+}
+
+/** The account's money-movement lock, its row taken FOR UPDATE in `trx`. */
+export function lockMoneyMovementRow(trx: Trx, accountId: string) {
+  return trx.selectFrom('accounts').select(['moneyMovementLocked', 'moneyMovementLockReason']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+}
+
+export async function writeMoneyMovementLock(trx: Trx, accountId: string, locked: boolean, reason: string): Promise<void> {
+  await trx
+    .updateTable('accounts')
+    .set({ moneyMovementLocked: locked, moneyMovementLockReason: locked ? reason : null, updatedAt: new Date() })
+    .where('id', '=', accountId)
+    .execute();
+}
+
+/** The account's identity flag, its row taken FOR UPDATE in `trx`. */
+export function lockIdentityRow(trx: Trx, accountId: string) {
+  return trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+}
+
+export async function hasIdentityDocumentsUnderReview(trx: Trx, accountId: string): Promise<boolean> {
+  const documents = await trx.selectFrom('identityDocuments').select('id').where('accountId', '=', accountId).where('setAsideAt', 'is', null).limit(1).execute();
+  return documents.length > 0;
+}
+
+export async function markIdentityVerified(trx: Trx, accountId: string): Promise<void> {
+  await trx.updateTable('accounts').set({ identityVerified: true, updatedAt: new Date() }).where('id', '=', accountId).execute();
+}
+
+/** Sets aside the documents under review; answers their ids. */
+export function setAsideIdentityDocuments(trx: Trx, accountId: string) {
+  return trx.updateTable('identityDocuments').set({ setAsideAt: new Date() }).where('accountId', '=', accountId).where('setAsideAt', 'is', null).returning('id').execute();
+}
+
+/** Unverified accounts' documents under review, oldest upload first, at most 500 rows. */
+export function identityReviewRows(db: Db) {
+  return db
+    .selectFrom('accounts')
+    .innerJoin('identityDocuments', 'identityDocuments.accountId', 'accounts.id')
+    .select([
+      'accounts.id as accountId',
+      'accounts.accountNumber',
+      'accounts.accountHolderName',
+      'accounts.identityType',
+      'accounts.identityNumber',
+      'identityDocuments.id as documentId',
+      'identityDocuments.createdAt',
+    ])
+    .where('accounts.identityVerified', '=', false)
+    // Documents set aside by "Ask for new documents" are not reviewed again.
+    .where('identityDocuments.setAsideAt', 'is', null)
+    .orderBy('identityDocuments.createdAt')
+    .limit(500)
+    .execute();
+}
+
+/** Whether the user holds any wallet account. */
+export async function holdsAnAccount(db: Db, userId: string): Promise<boolean> {
+  const holds = await db.selectFrom('accountUsers').select('accountId').where('userId', '=', userId).limit(1).executeTakeFirst();
+  return holds !== undefined;
+}
+
+/** The account's number; throws when there is none. */
+export function accountNumberOf(db: Db, accountId: string) {
+  return db.selectFrom('accounts').select('accountNumber').where('id', '=', accountId).executeTakeFirstOrThrow();
+}
+
+/* The demo data set's reads and changes of accounts (modules/demo). */
+
+/** The id of the account with exactly this user name. */
+export function findAccountIdByUserName(db: Db, userName: string) {
+  return db.selectFrom('accounts').select(['id']).where('userName', '=', userName).executeTakeFirst();
+}
+
+/** One user who holds the account. */
+export function holderOf(db: Db, accountId: string) {
+  return db.selectFrom('accountUsers').select('userId').where('accountId', '=', accountId).executeTakeFirst();
+}
+
+/** The account's gateway fee settings; throws when there is no such account. */
+export function gatewayFeesOf(db: Db, accountId: string) {
+  return db.selectFrom('accounts').select(['gatewayFeeFixedCents', 'gatewayFeePercent']).where('id', '=', accountId).executeTakeFirstOrThrow();
+}
+
+export async function setStepUpThreshold(trx: Trx, accountId: string, cents: number): Promise<void> {
+  await trx.updateTable('accounts').set({ stepUpThresholdCents: cents }).where('id', '=', accountId).execute();
+}

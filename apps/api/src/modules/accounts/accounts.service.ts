@@ -34,6 +34,27 @@ import {
 
 // Other modules read this module's tables through these (lint keeps them out of its repository).
 export { accountContacts, countAccountTransactions, countAccountTransactionsQuery, type AccountContactRow } from './accounts.repository.ts';
+// The recipient directory (modules/transfers).
+export { findAccountByUserName, searchAccountDirectory } from './directory.repository.ts';
+// The operator console's and the demo data set's account reads and changes (modules/operator, modules/demo).
+export {
+  accountNumberOf,
+  findAccountForOperator,
+  findAccountIdByUserName,
+  gatewayFeesOf,
+  holderOf,
+  hasIdentityDocumentsUnderReview,
+  holdsAnAccount,
+  identityReviewRows,
+  lockIdentityRow,
+  lockMoneyMovementRow,
+  markIdentityVerified,
+  searchAccountSummaries,
+  selectAccountNumber,
+  setAsideIdentityDocuments,
+  setStepUpThreshold,
+  writeMoneyMovementLock,
+} from './accounts.repository.ts';
 
 export const MAX_IDENTITY_IMAGES = 10;
 const IDENTITY_UPLOAD_AREA = 'identity';

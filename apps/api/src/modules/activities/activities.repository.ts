@@ -23,3 +23,8 @@ export function latestActivities(db: Db, accountId: string, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** The account's latest activities by id, newest first (the operator's account page). */
+export function latestActivitiesById(db: Db, accountId: string, limit: number) {
+  return db.selectFrom('activities').select(['name', 'comment', 'createdAt']).where('accountId', '=', accountId).orderBy('id', 'desc').limit(limit).execute();
+}

@@ -6,7 +6,7 @@ import { latestActivities } from './activities.repository.ts';
 
 // Other modules write and read this module's tables through these (lint keeps them out of
 // its repository).
-export { recordActivities, recordActivity } from './activities.repository.ts';
+export { latestActivitiesById, recordActivities, recordActivity } from './activities.repository.ts';
 
 /** How many activities the list shows at most (the newest). */
 export const ACTIVITY_LIST_LIMIT = 200;

@@ -7,7 +7,8 @@ import { hashToken, newOpaqueToken } from '../../security/tokens.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { noticeMail } from '../mail/templates.ts';
-import { findUserByEmail } from '../users/users.service.ts';
+import { revokeAllSessionsOf } from '../sessions/sessions.service.ts';
+import { findUserByEmail, setPasswordHash } from '../users/users.service.ts';
 import { admitLoginAttempt, RESET_THROTTLE, type ThrottleKey } from './login-throttle.ts';
 
 /*
@@ -121,23 +122,12 @@ export async function resetPassword(ctx: AppContext, body: ResetPasswordBody, ip
       .returning(['userId'])
       .executeTakeFirst();
     if (!spent) throw refuse('password_reset_link_invalid');
-    const user = await trx
-      .updateTable('users')
-      .set({ passwordHash, updatedAt: now })
-      .where('id', '=', spent.userId)
-      .returning(['id', 'email', 'firstName'])
-      .executeTakeFirstOrThrow();
+    const user = await setPasswordHash(trx, spent.userId, passwordHash, now);
     await trx.updateTable('passwordResetTokens').set({ usedAt: now }).where('userId', '=', user.id).where('usedAt', 'is', null).execute();
-    const sessions = await trx
-      .updateTable('sessions')
-      .set({ revokedAt: now })
-      .where('userId', '=', user.id)
-      .where('revokedAt', 'is', null)
-      .returning(['id'])
-      .execute();
-    await recordAudit(trx, { actorUserId: user.id, action: 'auth.password_reset', subjectType: 'user', subjectId: user.id, ip, details: { sessionsEnded: sessions.length } });
+    const ended = await revokeAllSessionsOf(trx, user.id, now);
+    await recordAudit(trx, { actorUserId: user.id, action: 'auth.password_reset', subjectType: 'user', subjectId: user.id, ip, details: { sessionsEnded: ended.length } });
     const staged = await ctx.mailer.stage(trx, changedMail(user.email, user.firstName, `${ctx.config.publicUrl}/login`));
-    return { ended: sessions.map((session) => session.id), deliver: staged };
+    return { ended, deliver: staged };
   });
   for (const sessionId of ended) ctx.callers.forgetSession(sessionId);
   deliverLater(ctx, deliver);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../../http/ownership.ts';
 import { decryptStoreKey } from '../stores/store-key.ts';
+import { storeKeyOfPayment } from './callbacks.repository.ts';
 import { signCallback, SIGNATURE_HEADER } from './signing.ts';
 
 interface Received {
@@ -25,12 +26,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** The store key of the store a payment belongs to, as a store would know its own key. */
 async function storeKeyForPayment(app: Parameters<FastifyPluginAsync>[0], paymentId: unknown): Promise<string | undefined> {
   if (typeof paymentId !== 'string' || !isUuid(paymentId)) return undefined;
-  const store = await app.ctx.db
-    .selectFrom('payments')
-    .innerJoin('stores', 'stores.id', 'payments.storeId')
-    .select('stores.storeKeyEncrypted')
-    .where('payments.id', '=', paymentId)
-    .executeTakeFirst();
+  const store = await storeKeyOfPayment(app.ctx.db, paymentId);
   return store ? decryptStoreKey(app.ctx.config.secretKey, store.storeKeyEncrypted) : undefined;
 }
 

@@ -3,8 +3,10 @@ import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { isDecline } from '../payments/card-processor.ts';
+import { findAccountIdByUserName, gatewayFeesOf, holderOf } from '../accounts/accounts.service.ts';
 import { ensureOperator } from '../operator/operator.service.ts';
 import { createPayment, payByCard } from '../payments/payments.service.ts';
+import { findStoreOfUserName, insertStore } from '../stores/stores.service.ts';
 import { decryptStoreKey, encryptStoreKey, newStoreId, newStoreKey } from '../stores/store-key.ts';
 import { processStoreImage, STORE_DOCUMENT_AREA, STORE_LOGO_AREA, storeImage } from '../stores/store-images.ts';
 
@@ -33,8 +35,8 @@ export interface DemoStore {
  * attempt failed, one waiting on the checkout. Also a demo operator, who approves stores.
  */
 export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> {
-  const bob = await ctx.db.selectFrom('accounts').select(['id']).where('userName', '=', 'bob').executeTakeFirst();
-  const bobUser = bob && (await ctx.db.selectFrom('accountUsers').select('userId').where('accountId', '=', bob.id).executeTakeFirst());
+  const bob = await findAccountIdByUserName(ctx.db, 'bob');
+  const bobUser = bob && (await holderOf(ctx.db, bob.id));
   if (!bob || !bobUser) return null;
   // Through the same upload pipeline as a store owner's images.
   const logoImage = await processStoreImage({ fieldName: 'storeLogo', fileName: 'logo.png', bytes: await solidPng(64, { r: 13, g: 148, b: 136 }) }, 'storeLogo');
@@ -44,10 +46,10 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
   const storeId = newStoreId();
   const storeKey = newStoreKey();
   const callbackUrl = `${ctx.config.publicUrl}/dev/store-callbacks`;
-  const store = await inTransaction(ctx.db, async (trx) => {
-    const row = await trx
-      .insertInto('stores')
-      .values({
+  const store = await inTransaction(ctx.db, (trx) =>
+    insertStore(
+      trx,
+      {
         storeId,
         accountId: bob.id,
         createdBy: bobUser.userId,
@@ -59,14 +61,12 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
         storeKeyEncrypted: encryptStoreKey(ctx.config.secretKey, storeKey),
         status: 'Approved',
         reviewedAt: new Date(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx.insertInto('storeDocuments').values({ storeId: row.id, storedName: document.storedName, mimeType: document.mimeType, sizeBytes: document.sizeBytes }).execute();
-    return row;
-  });
+      },
+      [document],
+    ),
+  );
   // The gateway guard reads the owner's fee settings with the store; the demo calls the service directly.
-  const fees = await ctx.db.selectFrom('accounts').select(['gatewayFeeFixedCents', 'gatewayFeePercent']).where('id', '=', bob.id).executeTakeFirstOrThrow();
+  const fees = await gatewayFeesOf(ctx.db, bob.id);
   const gateway = { id: store.id, storeId, accountId: bob.id, storeName: DEMO_STORE_NAME, callbackUrl, storeKey, gatewayFeeFixedCents: asCents(fees.gatewayFeeFixedCents), gatewayFeePercent: fees.gatewayFeePercent };
   const customer = { currency: 'USD' as const, customerName: 'Carol Rider', customerEmail: 'carol@example.com', customerPhone: '+15550100003', customerAddress: '9 Pedal Road, Austin', cancelUrl: 'https://bobs-bikes.example/cart' };
   const card = (number: string) => ({ type: 'card' as const, number, expiresIn: '12/34', cvc: '123' });
@@ -96,14 +96,7 @@ export async function seedDemoStore(ctx: AppContext): Promise<DemoStore | null> 
  * still finds them). Null when there is no such store (demo data off, or the store is gone).
  */
 export async function findDemoStore(ctx: AppContext): Promise<DemoStore | null> {
-  const row = await ctx.db
-    .selectFrom('stores')
-    .innerJoin('accounts', 'accounts.id', 'stores.accountId')
-    .select(['stores.storeId', 'stores.storeKeyEncrypted'])
-    .where('accounts.userName', '=', 'bob')
-    .where('stores.storeName', '=', DEMO_STORE_NAME)
-    .orderBy('stores.createdAt')
-    .executeTakeFirst();
+  const row = await findStoreOfUserName(ctx.db, 'bob', DEMO_STORE_NAME);
   if (!row) return null;
   return { storeId: row.storeId, storeKey: decryptStoreKey(ctx.config.secretKey, row.storeKeyEncrypted), storeName: DEMO_STORE_NAME };
 }

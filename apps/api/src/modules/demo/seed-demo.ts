@@ -3,9 +3,10 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { hashSecret } from '../../security/passwords.ts';
-import { openAccount } from '../accounts/accounts.service.ts';
+import { openAccount, setStepUpThreshold } from '../accounts/accounts.service.ts';
 import { tpinMac } from '../accounts/tpin.ts';
-import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
+import { postTransaction, SYSTEM_ACCOUNTS, walletBalancesByAccountNumber } from '../ledger/ledger.service.ts';
+import { hasNonOperatorUsers, insertUser } from '../users/users.service.ts';
 
 /** The demo logins, fixed so people and scripts can rely on them (README, issue 3). */
 export const DEMO_PASSWORD = 'kestrel-demo';
@@ -83,7 +84,7 @@ export interface DemoLogin {
  * Answers the logins, or null when the database already had users (so it is safe on every start).
  */
 export async function seedDemo(db: Db, secretKey?: string): Promise<DemoLogin[] | null> {
-  if (await hasUsers(db)) return null;
+  if (await hasNonOperatorUsers(db)) return null;
   // argon2 is slow on purpose; hash before the transaction.
   const passwordHash = await hashSecret(DEMO_PASSWORD);
   // With the server's secret the TPINs are stored as the product stores them (the keyed hash
@@ -99,28 +100,24 @@ export async function seedDemo(db: Db, secretKey?: string): Promise<DemoLogin[] 
   return inTransaction(db, async (trx) => {
     // One seeder at a time; a second one then sees the users and stops.
     await sql`SELECT pg_advisory_xact_lock(727275)`.execute(trx);
-    if (await hasUsers(trx)) return null;
+    if (await hasNonOperatorUsers(trx)) return null;
     const logins: DemoLogin[] = [];
     for (const holder of DEMO_HOLDERS) {
-      const user = await trx
-        .insertInto('users')
-        .values({
-          firstName: holder.firstName,
-          lastName: holder.lastName,
-          email: holder.email,
-          contactNumber: holder.contactNumber,
-          passwordHash,
-          isEmailVerified: true,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const body = createAccountBody.parse({ ...holder.account, users: [{ userId: user.id, tpin: DEMO_TPIN }], balance: [{ currency: 'USD' }] });
-      const account = await openAccount(trx, { ownerUserId: user.id, body, tpinHashFor: () => tpinHashFor(body.userName) });
+      const userId = await insertUser(trx, {
+        firstName: holder.firstName,
+        lastName: holder.lastName,
+        email: holder.email,
+        contactNumber: holder.contactNumber,
+        passwordHash,
+        isEmailVerified: true,
+      });
+      const body = createAccountBody.parse({ ...holder.account, users: [{ userId, tpin: DEMO_TPIN }], balance: [{ currency: 'USD' }] });
+      const account = await openAccount(trx, { ownerUserId: userId, body, tpinHashFor: () => tpinHashFor(body.userName) });
       if (holder.account.userName === DEMO_FLOAT_USER_NAME) {
         // Demo bob funds every browser journey's new holders (US$ 40.00 each, many a day): his
         // account moves without step-up (README, Step-up for large movements); alice and the
         // others keep the default threshold, to try it with.
-        await trx.updateTable('accounts').set({ stepUpThresholdCents: 100_000_000_000 }).where('id', '=', account._id).execute();
+        await setStepUpThreshold(trx, account._id, 100_000_000_000);
       }
       await postTransaction(trx, {
         kind: 'funding',
@@ -145,29 +142,17 @@ export async function seedDemo(db: Db, secretKey?: string): Promise<DemoLogin[] 
   });
 }
 
-/** Operators do not count: one made with `npm run operator:create` before the first start still gets the demo data. */
-async function hasUsers(db: Pick<Db, 'selectFrom'>): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('isOperator', '=', false).limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
  * The demo logins with the balances their accounts hold now: the store's demo card payments
  * (seeded after the accounts) have already paid bob, so the start-up banner shows what a
  * person will see on signing in, not the opening balance.
  */
 export async function withCurrentBalances(db: Db, logins: DemoLogin[]): Promise<DemoLogin[]> {
-  const rows = await db
-    .selectFrom('walletBalances')
-    .innerJoin('accounts', 'accounts.id', 'walletBalances.accountId')
-    .select(['accounts.accountNumber', 'walletBalances.balanceCents'])
-    .where('walletBalances.currency', '=', 'USD')
-    .where(
-      'accounts.accountNumber',
-      'in',
-      logins.map((login) => login.accountNumber),
-    )
-    .execute();
+  const rows = await walletBalancesByAccountNumber(
+    db,
+    'USD',
+    logins.map((login) => login.accountNumber),
+  );
   const byNumber = new Map(rows.map((row) => [row.accountNumber, row.balanceCents]));
   return logins.map((login) => {
     const cents = byNumber.get(login.accountNumber);

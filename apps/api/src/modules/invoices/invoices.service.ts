@@ -5,6 +5,7 @@ import { refuse } from '../../http/refusals.ts';
 import { isUuid } from '../../http/ownership.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { issuerOf } from '../users/users.service.ts';
 import { findUserInvoice, insertInvoice, listUserInvoices, nextInvoiceNumber, setInvoicePaid, type InvoiceRow } from './invoices.repository.ts';
 
 /*
@@ -95,7 +96,7 @@ export async function updateInvoiceStatus(ctx: AppContext, callerId: string, id:
 /** The invoice with who issued it, for the printable view. */
 export async function getInvoiceDetail(ctx: AppContext, callerId: string, id: string): Promise<{ view: InvoiceDetailView; row: InvoiceRow }> {
   const row = await getInvoice(ctx, callerId, id);
-  const user = await ctx.db.selectFrom('users').select(['firstName', 'lastName', 'email']).where('id', '=', callerId).executeTakeFirstOrThrow();
+  const user = await issuerOf(ctx.db, callerId);
   return { view: { ...invoiceView(row), issuedBy: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email } }, row };
 }
 

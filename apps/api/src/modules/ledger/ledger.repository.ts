@@ -1,6 +1,7 @@
 import type { ChartPeriod } from '@kestrel/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Trx } from '../../db/transaction.ts';
 
 export interface WalletDayRow {
   currency: string;
@@ -50,4 +51,38 @@ export async function walletDays(db: Db, accountId: string, period: ChartPeriod)
       LEFT JOIN moved m ON m.id = w.id AND m.day = d.day
     ORDER BY w.currency, d.day`.execute(db);
   return rows;
+}
+
+/** The account's wallet balances, by currency. */
+export function walletBalancesOf(db: Db, accountId: string) {
+  return db.selectFrom('walletBalances').select(['currency', 'balanceCents']).where('accountId', '=', accountId).orderBy('currency').execute();
+}
+
+/** The account's wallet balance in one currency (none before its first movement in it). */
+export function walletBalanceIn(db: Db | Trx, accountId: string, currency: string) {
+  return db.selectFrom('walletBalances').select('balanceCents').where('accountId', '=', accountId).where('currency', '=', currency).executeTakeFirst();
+}
+
+/** The account's latest `limit` postings, newest first, with their transactions. */
+export function recentPostingsOf(db: Db, accountId: string, limit: number) {
+  return db
+    .selectFrom('ledgerPostings')
+    .innerJoin('ledgerAccounts', 'ledgerAccounts.id', 'ledgerPostings.ledgerAccountId')
+    .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'ledgerPostings.ledgerTransactionId')
+    .select(['ledgerTransactions.transactionId', 'ledgerTransactions.kind', 'ledgerTransactions.transactionFor', 'ledgerAccounts.currency', 'ledgerPostings.amountCents', 'ledgerTransactions.createdAt'])
+    .where('ledgerAccounts.accountId', '=', accountId)
+    .orderBy('ledgerPostings.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Wallet balances in `currency` of the accounts with these numbers, by account number. */
+export function walletBalancesByAccountNumber(db: Db, currency: string, accountNumbers: string[]) {
+  return db
+    .selectFrom('walletBalances')
+    .innerJoin('accounts', 'accounts.id', 'walletBalances.accountId')
+    .select(['accounts.accountNumber', 'walletBalances.balanceCents'])
+    .where('walletBalances.currency', '=', currency)
+    .where('accounts.accountNumber', 'in', accountNumbers)
+    .execute();
 }

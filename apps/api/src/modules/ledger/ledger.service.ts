@@ -6,7 +6,7 @@ import type { Trx } from '../../db/transaction.ts';
 import { Refusal } from '../../http/refusals.ts';
 
 // The dashboard's chart reads the wallets' postings through this (lint keeps other modules out of the repository).
-export { walletDays, type WalletDayRow } from './ledger.repository.ts';
+export { recentPostingsOf, walletBalanceIn, walletBalancesByAccountNumber, walletBalancesOf, walletDays, type WalletDayRow } from './ledger.repository.ts';
 
 /**
  * The ledger: the only code that writes postings or changes a balance.

@@ -47,3 +47,6 @@ export function createNotificationBell(): NotificationBell {
     },
   };
 }
+
+// The dispatcher (modules/notifications) works the queue through these (lint keeps them out of the repository).
+export { deleteFinishedEvents, dueEvents, lockEventAttempts, markEventsDispatched, recordEventAttempt } from './notification-events.repository.ts';

@@ -1,11 +1,10 @@
 import { WITHDRAW_STATUSES, type WithdrawalStatus } from '@kestrel/shared';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
 import type { NotificationKind } from '../../db/schema.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { accountContacts, type AccountContactRow } from '../accounts/accounts.service.ts';
 import type { MailMessage } from '../mail/mailer.ts';
+import { deleteFinishedEvents, dueEvents, lockEventAttempts, markEventsDispatched, recordEventAttempt } from '../mail/notification-events.ts';
 import type { SmsMessage } from '../mail/sms.ts';
 import { noticeMail, noticeSms, type Notice, type NoticeTag } from '../mail/templates.ts';
 import { paidPaymentsForNotice } from '../payments/payments.service.ts';
@@ -178,23 +177,10 @@ export interface DispatchOptions {
  * dispatched in one transaction, then runs the transports' after-commit sends. Answers how
  * many events it dispatched. Throws when the batch failed (it rolled back whole).
  */
-/** The pending events due now, in the order they fell due: a batch's worth (only the given ones, when a test names them). */
-function dueEvents(db: Db | Trx, now: Date, options: DispatchOptions) {
-  let query = db
-    .selectFrom('notificationEvents')
-    .where('state', '=', 'pending')
-    .where('nextAttemptAt', '<=', now)
-    .orderBy('nextAttemptAt')
-    .orderBy('id')
-    .limit(options.limit ?? NOTIFICATION_BATCH);
-  if (options.eventIds) query = query.where('id', 'in', options.eventIds.length ? [...options.eventIds] : [-1]);
-  return query;
-}
-
 async function dispatchBatch(ctx: AppContext, options: DispatchOptions): Promise<number> {
   const now = options.now ?? new Date();
   const { count, after } = await inTransaction(ctx.db, async (trx) => {
-    const events = await dueEvents(trx, now, options)
+    const events = await dueEvents(trx, now, { limit: options.limit ?? NOTIFICATION_BATCH, eventIds: options.eventIds })
       .select(['id', 'kind', 'subjectId', 'detail', 'attempts', 'createdAt'])
       .forUpdate()
       .skipLocked()
@@ -203,11 +189,7 @@ async function dispatchBatch(ctx: AppContext, options: DispatchOptions): Promise
     const outgoing = await compose(ctx, trx, events);
     const afterMail = await ctx.mailer.stage(trx, outgoing.mails);
     const afterSms = await ctx.sms.stage(trx, outgoing.sms);
-    await trx
-      .updateTable('notificationEvents')
-      .set({ state: 'dispatched', dispatchedAt: new Date(), attempts: sql<number>`attempts + 1`, lastError: null })
-      .where('id', 'in', events.map((event) => event.id))
-      .execute();
+    await markEventsDispatched(trx, events.map((event) => event.id));
     return { count: events.length, after: [afterMail, afterSms] };
   });
   for (const send of after) await send().catch((error: unknown) => ctx.log.warn({ err: error }, 'a notification was staged but its first send failed; it is retried'));
@@ -218,15 +200,11 @@ async function dispatchBatch(ctx: AppContext, options: DispatchOptions): Promise
 async function recordFailure(ctx: AppContext, eventId: number, error: unknown, now: Date): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
   await inTransaction(ctx.db, async (trx) => {
-    const event = await trx.selectFrom('notificationEvents').select(['attempts', 'state']).where('id', '=', eventId).forUpdate().executeTakeFirst();
+    const event = await lockEventAttempts(trx, eventId);
     if (!event || event.state !== 'pending') return;
     const attempts = event.attempts + 1;
     const givesUp = attempts >= NOTIFICATION_MAX_ATTEMPTS;
-    await trx
-      .updateTable('notificationEvents')
-      .set({ attempts, lastError: message.slice(0, 1000), state: givesUp ? 'failed' : 'pending', nextAttemptAt: new Date(now.getTime() + notificationRetryDelayMs(attempts)) })
-      .where('id', '=', eventId)
-      .execute();
+    await recordEventAttempt(trx, eventId, { attempts, lastError: message.slice(0, 1000), state: givesUp ? 'failed' : 'pending', nextAttemptAt: new Date(now.getTime() + notificationRetryDelayMs(attempts)) });
     if (givesUp) ctx.log.error({ eventId, err: error }, 'notification event given up');
   });
 }
@@ -242,7 +220,7 @@ export async function dispatchNotifications(ctx: AppContext, options: DispatchOp
     return await dispatchBatch(ctx, { ...options, now });
   } catch (batchError) {
     ctx.log.warn({ err: batchError }, 'a notification batch failed; dispatching its events one at a time');
-    const ids = (await dueEvents(ctx.db, now, options).select('id').execute()).map((row) => row.id);
+    const ids = (await dueEvents(ctx.db, now, { limit: options.limit ?? NOTIFICATION_BATCH, eventIds: options.eventIds }).select('id').execute()).map((row) => row.id);
     let dispatched = 0;
     for (const id of ids) {
       try {
@@ -263,13 +241,7 @@ export async function pruneNotificationEvents(ctx: AppContext, now = new Date())
   const cutoff = new Date(now.getTime() - NOTIFICATION_KEEP_DAYS * 24 * 60 * 60_000);
   let deleted = 0;
   for (let batch = 0; batch < 100; batch++) {
-    const result = await ctx.db
-      .deleteFrom('notificationEvents')
-      .where('id', 'in', (eb) =>
-        eb.selectFrom('notificationEvents').select('id').where('state', '<>', 'pending').where('createdAt', '<', cutoff).orderBy('createdAt').limit(PRUNE_BATCH),
-      )
-      .executeTakeFirst();
-    const count = Number(result.numDeletedRows);
+    const count = await deleteFinishedEvents(ctx.db, cutoff, PRUNE_BATCH);
     deleted += count;
     if (count < PRUNE_BATCH) break;
   }

@@ -16,7 +16,8 @@ import { inTransaction, isUniqueViolation } from '../../db/transaction.ts';
 import { refuse } from '../../http/refusals.ts';
 import { assertNotOwnAccount, isUuid } from '../../http/ownership.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { moveWithdrawal, moveWithdrawalIn } from '../withdrawals/withdrawals.service.ts';
+import { selectAccountNumber } from '../accounts/accounts.service.ts';
+import { lockWithdrawal, moveWithdrawal, moveWithdrawalIn, withdrawalAmountOf } from '../withdrawals/withdrawals.service.ts';
 import { approvalView, listApprovals, lockApproval } from './approvals.repository.ts';
 import { creditWallet, utcDayStart } from './funding.service.ts';
 
@@ -45,12 +46,12 @@ export type CompletionOutcome = { outcome: 'completed'; withdrawal: OperatorWith
  */
 export async function requestWithdrawalCompletion(ctx: AppContext, operatorId: string, id: string, ip: string): Promise<CompletionOutcome> {
   if (!isUuid(id)) throw refuse('withdrawal_not_found');
-  const row = await ctx.db.selectFrom('bankWithdrawals').select(['amountCents']).where('id', '=', id).executeTakeFirst();
+  const row = await withdrawalAmountOf(ctx.db, id);
   if (!row) throw refuse('withdrawal_not_found');
   if (row.amountCents < FOUR_EYES_WITHDRAWAL_FROM_CENTS) return { outcome: 'completed', withdrawal: await moveWithdrawal(ctx, operatorId, id, 'complete', ip) };
   try {
     return await inTransaction(ctx.db, async (trx) => {
-      const current = await trx.selectFrom('bankWithdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+      const current = await lockWithdrawal(trx, id);
       await assertNotOwnAccount(trx, operatorId, current.accountId);
       if (current.status !== 'Processing') throw refuse('withdrawal_status_conflict', { message: withdrawMessages.wrongStatus(current.status, 'completed') });
       const request = await trx
@@ -106,7 +107,7 @@ export async function decideApproval(
     const fourEyes = { approvalId: request.id, requestedBy: request.requestedBy, approvedBy: deciderId };
     let transactionId: string | null = null;
     if (decision === 'approve' && request.kind === 'funding') {
-      const account = await trx.selectFrom('accounts').select(['id', 'accountNumber']).where('id', '=', request.accountId).executeTakeFirstOrThrow();
+      const account = await selectAccountNumber(trx, request.accountId).executeTakeFirstOrThrow();
       const funded = await creditWallet(trx, deciderId, account, { amount: asCents(request.amountCents), currency: currencyOf(request.currency), reason: request.reason }, ip, fourEyes);
       transactionId = funded.transactionId;
     } else if (decision === 'approve' && request.withdrawalId) {

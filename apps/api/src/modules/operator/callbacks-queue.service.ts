@@ -1,55 +1,16 @@
 import type { FailingCallbacksPage } from '@kestrel/shared';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { refuse } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
-import { deliveryIdOf, requeueDelivery } from '../callbacks/callbacks.service.ts';
-
-/**
- * A failing callback delivery: given up ('failed'), or still waiting for a retry after at
- * least one failed attempt. The overview's count and the queue below both use this, so the
- * number on the overview is the length of the list behind it.
- */
-export const failingDelivery = sql<boolean>`(callback_deliveries.state = 'failed' OR (callback_deliveries.state = 'pending' AND callback_deliveries.attempts > 0))`;
+import { deliveryIdOf, failingDeliveriesPage, latestAttemptsOf, lockDeliveryWithStore, requeueDelivery } from '../callbacks/callbacks.service.ts';
 
 /** GET /v1/operator/callbacks: failing deliveries, newest first, with each one's latest attempt. */
 export async function listFailingCallbacks(ctx: AppContext, query: { page: number; pageSize: number }): Promise<FailingCallbacksPage> {
-  const base = ctx.db.selectFrom('callbackDeliveries').innerJoin('stores', 'stores.id', 'callbackDeliveries.storeId').where(failingDelivery);
-  const [total, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
-    base
-      .select([
-        'callbackDeliveries.id',
-        'stores.storeId',
-        'stores.storeName',
-        'callbackDeliveries.paymentId',
-        'callbackDeliveries.targetUrl',
-        'callbackDeliveries.state',
-        'callbackDeliveries.attempts',
-        'callbackDeliveries.nextAttemptAt',
-        'callbackDeliveries.createdAt',
-      ])
-      .orderBy('callbackDeliveries.createdAt', 'desc')
-      .orderBy('callbackDeliveries.id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-  ]);
-  const ids = rows.map((row) => row.id);
+  const { total, rows } = await failingDeliveriesPage(ctx.db, query);
   // Only each delivery's latest attempt: the store's own page lists them all.
-  const latest = ids.length
-    ? await ctx.db
-        .selectFrom('callbackAttempts')
-        .select(['deliveryId', 'attemptedAt', 'statusCode', 'error'])
-        .distinctOn('deliveryId')
-        .where('deliveryId', 'in', ids)
-        .orderBy('deliveryId')
-        .orderBy('attemptedAt', 'desc')
-        .orderBy('id', 'desc')
-        .execute()
-    : [];
+  const latest = await latestAttemptsOf(ctx.db, rows.map((row) => row.id));
   const latestOf = new Map(latest.map((attempt) => [attempt.deliveryId, attempt]));
   return {
     items: rows.map((row) => {
@@ -69,7 +30,7 @@ export async function listFailingCallbacks(ctx: AppContext, query: { page: numbe
     }),
     page: query.page,
     pageSize: query.pageSize,
-    total: Number(total.count),
+    total,
   };
 }
 
@@ -81,13 +42,7 @@ export async function listFailingCallbacks(ctx: AppContext, query: { page: numbe
 export async function resendFailingCallback(ctx: AppContext, operatorId: string, rawDeliveryId: string, reason: string, ip: string) {
   const id = deliveryIdOf(rawDeliveryId);
   return inTransaction(ctx.db, async (trx) => {
-    const before = await trx
-      .selectFrom('callbackDeliveries')
-      .innerJoin('stores', 'stores.id', 'callbackDeliveries.storeId')
-      .select(['callbackDeliveries.state', 'callbackDeliveries.targetUrl', 'callbackDeliveries.nextAttemptAt', 'callbackDeliveries.storeId as storeRowId', 'stores.storeId', 'stores.callbackUrl', 'stores.accountId'])
-      .where('callbackDeliveries.id', '=', id)
-      .forUpdate()
-      .executeTakeFirst();
+    const before = await lockDeliveryWithStore(trx, id);
     if (!before) throw refuse('delivery_not_found');
     await assertNotOwnAccount(trx, operatorId, before.accountId);
     const after = await requeueDelivery(trx, id, { id: before.storeRowId, callbackUrl: before.callbackUrl });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { linkPaymentEvents } from '../payment-requests/payment-requests.service.ts';
 import { gatewayPaymentEvents, paymentChartOf, paymentDays } from '../payments/payments.service.ts';
-import { failingDelivery } from './callbacks-queue.service.ts';
+import { failingDelivery } from '../callbacks/callbacks.service.ts';
 
 /**
  * GET /v1/operator/charts: every store's and every payment link's payments per UTC day over

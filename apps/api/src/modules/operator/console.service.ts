@@ -16,8 +16,14 @@ import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { countryNameOf } from '../accounts/countries.ts';
 import { recordActivity } from '../activities/activities.service.ts';
-import { recordAudit } from '../audit/audit.ts';
-import { failingDelivery } from './callbacks-queue.service.ts';
+import { auditLogPage, recordAudit, type AuditLogQuery } from '../audit/audit.ts';
+import { failingDelivery } from '../callbacks/callbacks.service.ts';
+import { findAccountForOperator, lockMoneyMovementRow, searchAccountSummaries, writeMoneyMovementLock } from '../accounts/accounts.service.ts';
+import { recentPostingsOf, walletBalancesOf } from '../ledger/ledger.service.ts';
+import { latestActivitiesById } from '../activities/activities.service.ts';
+import { recentStoresOf } from '../stores/stores.service.ts';
+import { recentPaymentsOf } from '../payments/payments.service.ts';
+import { recentWithdrawalsOf } from '../withdrawals/withdrawals.service.ts';
 
 /*
  * The operator console's reads and changes. Every route that reaches here is behind
@@ -50,89 +56,27 @@ export async function operatorOverview(ctx: AppContext): Promise<OperatorOvervie
   };
 }
 
-const summaryColumns = [
-  'accounts.id as accountId',
-  'accounts.accountNumber',
-  'accounts.accountType',
-  'accounts.accountHolderName',
-  'accounts.userName',
-  'accounts.accountEmail',
-  'accounts.accountPhone',
-  'accounts.identityVerified',
-  'accounts.moneyMovementLocked',
-] as const;
-
 /** Accounts whose number, user name, e-mail or phone contains `q` (case-insensitive), at most 50. */
 export async function searchAccounts(ctx: AppContext, q: string): Promise<OperatorAccountSummary[]> {
   // LIKE's own wildcards in the search text are matched literally.
   const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return ctx.db
-    .selectFrom('accounts')
-    .select(summaryColumns)
-    .where((eb) =>
-      eb.or([
-        eb('accounts.accountNumber', 'like', pattern),
-        eb(eb.fn('lower', ['accounts.userName']), 'like', pattern),
-        eb(eb.fn('lower', ['accounts.accountEmail']), 'like', pattern),
-        eb('accounts.accountPhone', 'like', pattern),
-      ]),
-    )
-    .orderBy('accounts.accountNumber')
-    .limit(50)
-    .execute();
+  return searchAccountSummaries(ctx.db, pattern);
 }
 
 const RECENT = 20;
 
 /** One account with its balances and its latest postings, activities, stores, payments and withdrawals. */
 export async function accountDetail(ctx: AppContext, accountId: string): Promise<OperatorAccountDetail> {
-  const account = await ctx.db
-    .selectFrom('accounts')
-    .select(summaryColumns)
-    .select([
-      'accounts.moneyMovementLockReason',
-      'accounts.identityType',
-      'accounts.identityNumber',
-      sql<string>`to_char(accounts.date_of_birth, 'YYYY-MM-DD')`.as('dateOfBirth'),
-      'accounts.street',
-      'accounts.city',
-      'accounts.state',
-      'accounts.zipCode',
-      'accounts.country',
-      'accounts.createdAt',
-    ])
-    .where('accounts.id', '=', accountId)
-    .executeTakeFirst();
+  const account = await findAccountForOperator(ctx.db, accountId);
   if (!account) throw refuse('account_not_found');
 
   const [balances, postings, activities, stores, payments, withdrawals] = await Promise.all([
-    ctx.db.selectFrom('walletBalances').select(['currency', 'balanceCents']).where('accountId', '=', accountId).orderBy('currency').execute(),
-    ctx.db
-      .selectFrom('ledgerPostings')
-      .innerJoin('ledgerAccounts', 'ledgerAccounts.id', 'ledgerPostings.ledgerAccountId')
-      .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'ledgerPostings.ledgerTransactionId')
-      .select(['ledgerTransactions.transactionId', 'ledgerTransactions.kind', 'ledgerTransactions.transactionFor', 'ledgerAccounts.currency', 'ledgerPostings.amountCents', 'ledgerTransactions.createdAt'])
-      .where('ledgerAccounts.accountId', '=', accountId)
-      .orderBy('ledgerPostings.id', 'desc')
-      .limit(RECENT)
-      .execute(),
-    ctx.db.selectFrom('activities').select(['name', 'comment', 'createdAt']).where('accountId', '=', accountId).orderBy('id', 'desc').limit(RECENT).execute(),
-    ctx.db.selectFrom('stores').select(['id', 'storeId', 'storeName', 'status', 'createdAt']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').limit(RECENT).execute(),
-    ctx.db
-      .selectFrom('payments')
-      .innerJoin('stores', 'stores.id', 'payments.storeId')
-      .select(['payments.urlId', 'payments.orderId', 'stores.storeName', 'payments.currency', 'payments.amountCents', 'payments.paymentStatus', 'payments.createdAt'])
-      .where('payments.accountId', '=', accountId)
-      .orderBy('payments.createdAt', 'desc')
-      .limit(RECENT)
-      .execute(),
-    ctx.db
-      .selectFrom('bankWithdrawals')
-      .select(['id', 'currency', 'amountCents', 'status', 'bankName', 'createdAt'])
-      .where('accountId', '=', accountId)
-      .orderBy('createdAt', 'desc')
-      .limit(RECENT)
-      .execute(),
+    walletBalancesOf(ctx.db, accountId),
+    recentPostingsOf(ctx.db, accountId, RECENT),
+    latestActivitiesById(ctx.db, accountId, RECENT),
+    recentStoresOf(ctx.db, accountId, RECENT),
+    recentPaymentsOf(ctx.db, accountId, RECENT),
+    recentWithdrawalsOf(ctx.db, accountId, RECENT),
   ]);
 
   const { street, city, state, zipCode, country, createdAt, ...rest } = account;
@@ -155,14 +99,10 @@ export async function accountDetail(ctx: AppContext, accountId: string): Promise
  */
 export async function setMoneyMovementLock(ctx: AppContext, operatorId: string, accountId: string, locked: boolean, reason: string, ip: string): Promise<MoneyLockResult> {
   return inTransaction(ctx.db, async (trx) => {
-    const before = await trx.selectFrom('accounts').select(['moneyMovementLocked', 'moneyMovementLockReason']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const before = await lockMoneyMovementRow(trx, accountId);
     if (!before) throw refuse('account_not_found');
     await assertNotOwnAccount(trx, operatorId, accountId);
-    await trx
-      .updateTable('accounts')
-      .set({ moneyMovementLocked: locked, moneyMovementLockReason: locked ? reason : null, updatedAt: new Date() })
-      .where('id', '=', accountId)
-      .execute();
+    await writeMoneyMovementLock(trx, accountId, locked, reason);
     await recordActivity(trx, accountId, locked ? 'Money movement locked' : 'Money movement unlocked', `By Kestrel: ${reason}`);
     await recordAudit(trx, {
       actorUserId: operatorId,
@@ -217,33 +157,12 @@ export async function ledgerHealth(ctx: AppContext): Promise<LedgerHealth> {
 }
 
 /** The audit log, newest first. `actor` is a user id or e-mail; `subject` a subject id. */
-export async function listAuditLog(
-  ctx: AppContext,
-  query: { actor?: string | undefined; action?: string | undefined; subject?: string | undefined; from?: string | undefined; to?: string | undefined; page: number; pageSize: number },
-): Promise<AuditLogPage> {
-  let base = ctx.db.selectFrom('auditLog').leftJoin('users', 'users.id', 'auditLog.actorUserId');
-  if (query.actor) {
-    const actor = query.actor.toLowerCase();
-    base = base.where((eb) => eb.or([eb(sql<string>`audit_log.actor_user_id::text`, '=', actor), eb('users.email', '=', actor)]));
-  }
-  if (query.action) base = base.where('auditLog.action', 'like', `${query.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  if (query.subject) base = base.where('auditLog.subjectId', '=', query.subject);
-  if (query.from) base = base.where('auditLog.createdAt', '>=', new Date(query.from));
-  if (query.to) base = base.where('auditLog.createdAt', '<=', new Date(query.to));
-  const [total, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
-    base
-      .select(['auditLog.id', 'auditLog.actorUserId', 'users.email as actorEmail', 'auditLog.action', 'auditLog.subjectType', 'auditLog.subjectId', 'auditLog.ip', 'auditLog.details', 'auditLog.createdAt'])
-      .orderBy('auditLog.createdAt', 'desc')
-      .orderBy('auditLog.id', 'desc')
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-  ]);
+export async function listAuditLog(ctx: AppContext, query: AuditLogQuery): Promise<AuditLogPage> {
+  const { total, rows } = await auditLogPage(ctx.db, query);
   return {
     items: rows.map((row) => ({ ...row, details: (row.details ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() })),
     page: query.page,
     pageSize: query.pageSize,
-    total: Number(total.count),
+    total,
   };
 }

@@ -9,7 +9,6 @@ import {
   type FundWalletResult,
   type OperatorApprovalView,
 } from '@kestrel/shared';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
@@ -17,8 +16,10 @@ import { refuse } from '../../http/refusals.ts';
 import { runIdempotent } from '../../http/idempotency.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { recordActivity } from '../activities/activities.service.ts';
-import { recordAudit } from '../audit/audit.ts';
-import { postTransaction, SYSTEM_ACCOUNTS } from '../ledger/ledger.service.ts';
+import { recordAudit, soloFundedSinceCents } from '../audit/audit.ts';
+import { selectAccountNumber } from '../accounts/accounts.service.ts';
+import { postTransaction, SYSTEM_ACCOUNTS, walletBalanceIn } from '../ledger/ledger.service.ts';
+import { lockUserRow } from '../users/users.service.ts';
 import { approvalView } from './approvals.repository.ts';
 
 /*
@@ -38,15 +39,7 @@ export function utcDayStart(now = new Date()): Date {
  * an approval. The audit row commits with the ledger transaction, so it is as exact as the ledger.
  */
 export async function soloFundedTodayCents(db: Db | Trx, operatorId: string, dayStart = utcDayStart()): Promise<number> {
-  const row = await db
-    .selectFrom('auditLog')
-    .select(sql<string>`COALESCE(SUM((details->>'amountCents')::bigint), 0)`.as('total'))
-    .where('action', '=', 'account.funded')
-    .where('actorUserId', '=', operatorId)
-    .where('createdAt', '>=', dayStart)
-    .where(sql<boolean>`details->>'approvalId' IS NULL`)
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return soloFundedSinceCents(db, operatorId, dayStart);
 }
 
 export interface FourEyes {
@@ -67,7 +60,7 @@ export async function creditWallet(
   ip: string,
   fourEyes?: FourEyes,
 ): Promise<FundWalletResult> {
-  const before = await trx.selectFrom('walletBalances').select('balanceCents').where('accountId', '=', account.id).where('currency', '=', body.currency).executeTakeFirst();
+  const before = await walletBalanceIn(trx, account.id, body.currency);
   const posted = await postTransaction(
     trx,
     {
@@ -122,7 +115,7 @@ export async function fundWallet(
   idempotencyKey: string | undefined,
   ip: string,
 ): Promise<{ result: FundOutcome; replayed: boolean }> {
-  const account = await ctx.db.selectFrom('accounts').select(['id', 'accountNumber']).where('id', '=', accountId).executeTakeFirst();
+  const account = await selectAccountNumber(ctx.db, accountId).executeTakeFirst();
   if (!account) throw refuse('account_not_found');
   await assertNotOwnAccount(ctx.db, operatorId, accountId);
   const outcome = await runIdempotent(
@@ -130,7 +123,7 @@ export async function fundWallet(
     { caller: `operator:${operatorId}`, key: idempotencyKey, route: `POST /v1/operator/accounts/${accountId}/fund`, body, statusCode: 200 },
     async (trx): Promise<FundOutcome> => {
       // The operator's own row, locked: their fundings take turns, so two at once cannot both fit under the cap.
-      await trx.selectFrom('users').select('id').where('id', '=', operatorId).forUpdate().executeTakeFirstOrThrow();
+      await lockUserRow(trx, operatorId);
       const soloToday = await soloFundedTodayCents(trx, operatorId);
       const neededBecause =
         body.amount > FOUR_EYES_FUNDING_ABOVE_CENTS ? 'above_threshold' : soloToday + body.amount > OPERATOR_DAILY_FUNDING_CAP_CENTS ? 'daily_cap' : undefined;

@@ -5,27 +5,11 @@ import { refuse } from '../../http/refusals.ts';
 import { assertNotOwnAccount } from '../../http/ownership.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { hasIdentityDocumentsUnderReview, identityReviewRows, lockIdentityRow, markIdentityVerified, setAsideIdentityDocuments } from '../accounts/accounts.service.ts';
 
 /** Accounts with identity documents and an unverified identity, oldest upload first. Behind requireOperator. */
 export async function listPendingIdentityReviews(ctx: AppContext): Promise<IdentityReview[]> {
-  const rows = await ctx.db
-    .selectFrom('accounts')
-    .innerJoin('identityDocuments', 'identityDocuments.accountId', 'accounts.id')
-    .select([
-      'accounts.id as accountId',
-      'accounts.accountNumber',
-      'accounts.accountHolderName',
-      'accounts.identityType',
-      'accounts.identityNumber',
-      'identityDocuments.id as documentId',
-      'identityDocuments.createdAt',
-    ])
-    .where('accounts.identityVerified', '=', false)
-    // Documents set aside by "Ask for new documents" are not reviewed again.
-    .where('identityDocuments.setAsideAt', 'is', null)
-    .orderBy('identityDocuments.createdAt')
-    .limit(500)
-    .execute();
+  const rows = await identityReviewRows(ctx.db);
   const reviews = new Map<string, IdentityReview>();
   for (const row of rows) {
     const entry = reviews.get(row.accountId) ?? {
@@ -44,13 +28,12 @@ export async function listPendingIdentityReviews(ctx: AppContext): Promise<Ident
 /** Marks the identity verified; only for an account that has uploaded documents. Behind requireOperator. */
 export async function verifyAccountIdentity(ctx: AppContext, operatorId: string, accountId: string, ip: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
-    const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const account = await lockIdentityRow(trx, accountId);
     if (!account) throw refuse('account_not_found');
     await assertNotOwnAccount(trx, operatorId, accountId);
-    const documents = await trx.selectFrom('identityDocuments').select('id').where('accountId', '=', accountId).where('setAsideAt', 'is', null).limit(1).execute();
-    if (documents.length === 0) throw refuse('no_identity_documents');
+    if (!(await hasIdentityDocumentsUnderReview(trx, accountId))) throw refuse('no_identity_documents');
     if (account.identityVerified) return;
-    await trx.updateTable('accounts').set({ identityVerified: true, updatedAt: new Date() }).where('id', '=', accountId).execute();
+    await markIdentityVerified(trx, accountId);
     await recordActivity(trx, accountId, 'Identity verified', 'Your identity documents were reviewed and accepted');
     await recordAudit(trx, {
       actorUserId: operatorId,
@@ -70,17 +53,11 @@ export async function verifyAccountIdentity(ctx: AppContext, operatorId: string,
  */
 export async function requestNewIdentityDocuments(ctx: AppContext, operatorId: string, accountId: string, reason: string, ip: string): Promise<number> {
   return inTransaction(ctx.db, async (trx) => {
-    const account = await trx.selectFrom('accounts').select(['id', 'identityVerified']).where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const account = await lockIdentityRow(trx, accountId);
     if (!account) throw refuse('account_not_found');
     await assertNotOwnAccount(trx, operatorId, accountId);
     if (account.identityVerified) throw refuse('identity_already_verified');
-    const setAside = await trx
-      .updateTable('identityDocuments')
-      .set({ setAsideAt: new Date() })
-      .where('accountId', '=', accountId)
-      .where('setAsideAt', 'is', null)
-      .returning('id')
-      .execute();
+    const setAside = await setAsideIdentityDocuments(trx, accountId);
     if (setAside.length === 0) throw refuse('no_identity_documents');
     await recordActivity(trx, accountId, 'New identity documents needed', reason);
     await recordAudit(trx, {

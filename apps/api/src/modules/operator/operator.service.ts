@@ -3,6 +3,8 @@ import { PASSWORD_MIN_LENGTH } from '@kestrel/shared';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { recordAudit } from '../audit/audit.ts';
+import { holdsAnAccount } from '../accounts/accounts.service.ts';
+import { findOperatorFlagByEmail, insertUser, markOperator } from '../users/users.service.ts';
 import { hashSecret } from '../../security/passwords.ts';
 
 export interface OperatorInput {
@@ -22,14 +24,13 @@ export type OperatorOutcome = 'created' | 'promoted' | 'already_operator';
 export async function ensureOperator(db: Db, input: OperatorInput): Promise<{ outcome: OperatorOutcome; userId: string }> {
   const email = input.email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new Error(`Not an e-mail address: ${input.email}`);
-  const existing = await db.selectFrom('users').select(['id', 'isOperator']).where('email', '=', email).executeTakeFirst();
+  const existing = await findOperatorFlagByEmail(db, email);
   if (existing) {
     if (existing.isOperator) return { outcome: 'already_operator', userId: existing.id };
     // Separation of duties: an operator never holds a wallet (they could fund it and pay it out).
-    const holds = await db.selectFrom('accountUsers').select('accountId').where('userId', '=', existing.id).limit(1).executeTakeFirst();
-    if (holds) throw new Error(`${email} holds a wallet account, and an operator cannot hold one. Create the operator with a separate e-mail address.`);
+    if (await holdsAnAccount(db, existing.id)) throw new Error(`${email} holds a wallet account, and an operator cannot hold one. Create the operator with a separate e-mail address.`);
     await inTransaction(db, async (trx) => {
-      await trx.updateTable('users').set({ isOperator: true, updatedAt: new Date() }).where('id', '=', existing.id).execute();
+      await markOperator(trx, existing.id);
       await recordAudit(trx, { actorUserId: null, action: 'operator.promoted', subjectType: 'user', subjectId: existing.id, details: { via: 'cli' } });
     });
     return { outcome: 'promoted', userId: existing.id };
@@ -40,9 +41,7 @@ export async function ensureOperator(db: Db, input: OperatorInput): Promise<{ ou
   }
   const passwordHash = await hashSecret(input.password);
   const userId = await inTransaction(db, async (trx) => {
-    const user = await trx
-      .insertInto('users')
-      .values({
+    const id = await insertUser(trx, {
         firstName: input.firstName ?? 'Kestrel',
         lastName: input.lastName ?? 'Operator',
         email,
@@ -50,12 +49,10 @@ export async function ensureOperator(db: Db, input: OperatorInput): Promise<{ ou
         contactNumber: input.phone ?? `operator-${randomBytes(6).toString('hex')}`,
         passwordHash,
         isEmailVerified: true,
-        isOperator: true,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, { actorUserId: null, action: 'operator.created', subjectType: 'user', subjectId: user.id, details: { via: 'cli' } });
-    return user.id;
+      isOperator: true,
+    });
+    await recordAudit(trx, { actorUserId: null, action: 'operator.created', subjectType: 'user', subjectId: id, details: { via: 'cli' } });
+    return id;
   });
   return { outcome: 'created', userId };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { refuse } from '../../http/refusals.ts';
 import { assertNotOwnAccount, holdsAccount, isUuid } from '../../http/ownership.ts';
 import { checkTpin } from '../accounts/tpin.ts';
+import { userNameOf } from '../users/users.service.ts';
 import type { GatewayStore } from '../stores/store-key.guard.ts';
 import { refund, type Refundable, type RefundAsk } from './collect/refund.ts';
 import { maskedNumber } from './masked-source.ts';
@@ -43,7 +44,7 @@ export async function findGatewayPayment(ctx: AppContext, paymentId: string): Pr
 
 /** A user's name as a refund shows who made it. */
 export async function userDisplayName(ctx: AppContext, userId: string): Promise<string> {
-  const user = await ctx.db.selectFrom('users').select(['firstName', 'lastName']).where('id', '=', userId).executeTakeFirst();
+  const user = await userNameOf(ctx.db, userId);
   return user ? `${user.firstName} ${user.lastName}`.trim() : 'Account owner';
 }
 

@@ -295,3 +295,15 @@ export function paidPaymentsForNotice(db: Db | Trx, paymentIds: readonly string[
     .execute();
 }
 export type PaidPaymentNoticeRow = Awaited<ReturnType<typeof paidPaymentsForNotice>>[number];
+
+/** The account's latest `limit` gateway payments, newest first, with their stores' names. */
+export function recentPaymentsOf(db: Db, accountId: string, limit: number) {
+  return db
+    .selectFrom('payments')
+    .innerJoin('stores', 'stores.id', 'payments.storeId')
+    .select(['payments.urlId', 'payments.orderId', 'stores.storeName', 'payments.currency', 'payments.amountCents', 'payments.paymentStatus', 'payments.createdAt'])
+    .where('payments.accountId', '=', accountId)
+    .orderBy('payments.createdAt', 'desc')
+    .limit(limit)
+    .execute();
+}

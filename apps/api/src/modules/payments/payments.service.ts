@@ -27,7 +27,7 @@ import { findPayment, findPaymentByUrlId, type PaymentRow } from './payments.rep
 
 export type { CardPaymentAnswer } from './payment-collect.ts';
 // Other modules read this module's tables through these (lint keeps them out of its repository).
-export { paidPaymentsForNotice, type PaidPaymentNoticeRow } from './payments.repository.ts';
+export { paidPaymentsForNotice, recentPaymentsOf, type PaidPaymentNoticeRow } from './payments.repository.ts';
 // The operator's chart adds the links' payments to every store's (modules/operator).
 export { gatewayPaymentEvents, paymentDays, type PaymentEvents } from './payment-days.repository.ts';
 export { paymentChartOf } from './payment-chart.ts';

@@ -1,6 +1,7 @@
 import { asCents, centsToMajor, type OperatorPaymentView, type OperatorRefundBody, type OwnerRefundBody, type RefundView } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import { holdsAccount } from '../../http/ownership.ts';
+import { accountNumberOf } from '../accounts/accounts.service.ts';
 import {
   findGatewayPayment,
   gatewayRefunds,
@@ -70,7 +71,7 @@ export async function operatorPayment(ctx: AppContext, paymentId: string): Promi
   const link = await findLinkPayment(ctx, paymentId);
   if (!link) throw paymentNotFound();
   const refunds = (await refundsByRecord(ctx.db, 'link', [link.id])).get(link.id);
-  const account = await ctx.db.selectFrom('accounts').select('accountNumber').where('id', '=', link.accountId).executeTakeFirstOrThrow();
+  const account = await accountNumberOf(ctx.db, link.accountId);
   return {
     paymentId: link.id,
     kind: 'link',

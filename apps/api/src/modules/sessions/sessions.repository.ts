@@ -123,3 +123,9 @@ export function cachedSessionLookup(db: Db, ttlMs: number = SESSION_CACHE_MS): S
     },
   };
 }
+
+/** Ends every live session of the user; answers the ended sessions' ids. */
+export async function revokeAllSessionsOf(db: Db, userId: string, now: Date): Promise<string[]> {
+  const sessions = await db.updateTable('sessions').set({ revokedAt: now }).where('userId', '=', userId).where('revokedAt', 'is', null).returning(['id']).execute();
+  return sessions.map((session) => session.id);
+}

@@ -3,7 +3,7 @@
 // is wired in app.ts.
 import Bowser from 'bowser';
 
-export { createSession, liveSessionsOf, revokeOtherSessions, revokeSession, revokeSessionOf } from './sessions.repository.ts';
+export { createSession, liveSessionsOf, revokeAllSessionsOf, revokeOtherSessions, revokeSession, revokeSessionOf } from './sessions.repository.ts';
 
 /** "Chrome 142 on Linux" from a User-Agent (bowser reads it); what is unknown is left out. */
 export function describeDevice(userAgent: string | null): string {

@@ -6,6 +6,7 @@ import { noticeMail, type Notice } from '../mail/templates.ts';
 import { accountName } from '../notifications/notices.ts';
 import { startPeriodicJob, type PeriodicJob } from '../../periodic-job.ts';
 import { balanceBefore, monthBounds, monthOf } from './statements.service.ts';
+import { accountsDueStatement, type DueAccount } from './statements.repository.ts';
 
 /*
  * "Your statement is ready", mailed on the 1st of the month (UTC) for the month that ended, to
@@ -18,15 +19,6 @@ import { balanceBefore, monthBounds, monthOf } from './statements.service.ts';
 
 export const STATEMENT_MAIL_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 const BATCH = 100;
-
-interface DueAccount {
-  id: string;
-  accountNumber: string;
-  accountType: 'personal' | 'business';
-  accountHolderName: string;
-  businessName: string | null;
-  accountEmail: string;
-}
 
 export function statementReadyNotice(account: DueAccount, month: string, balances: { openingCents: number; closingCents: number; currency: string }, publicUrl: string): Notice {
   const name = formatMonth(month);
@@ -57,17 +49,7 @@ export async function mailMonthlyStatements(ctx: Pick<AppContext, 'db' | 'mailer
   let mailed = 0;
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    let query = ctx.db
-      .selectFrom('accounts')
-      .select(['accounts.id', 'accounts.accountNumber', 'accounts.accountType', 'accounts.accountHolderName', 'accounts.businessName', 'accounts.accountEmail'])
-      .where('accounts.notificationPreference', '=', 'email')
-      .where('accounts.createdAt', '<', end)
-      .where('accounts.id', '>', after)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('statementMails').select('statementMails.accountId').whereRef('statementMails.accountId', '=', 'accounts.id').where('statementMails.month', '=', month))))
-      .orderBy('accounts.id')
-      .limit(BATCH);
-    if (onlyAccountIds) query = query.where('accounts.id', 'in', onlyAccountIds.length ? [...onlyAccountIds] : ['00000000-0000-0000-0000-000000000000']);
-    const due = (await query.execute()) as DueAccount[];
+    const due = await accountsDueStatement(ctx.db, { month, end, after, limit: BATCH, onlyAccountIds });
     for (const account of due) {
       const send = await inTransaction(ctx.db, async (trx) => {
         const claimed = await trx.insertInto('statementMails').values({ accountId: account.id, month }).onConflict((conflict) => conflict.doNothing()).returning('accountId').executeTakeFirst();

@@ -1,7 +1,7 @@
-import type { Expression } from 'kysely';
+import type { Expression, Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Trx } from '../../db/transaction.ts';
-import type { StoreStatus } from '../../db/schema.ts';
+import type { StoresTable, StoreStatus } from '../../db/schema.ts';
 import { heldBy } from '../../http/ownership.ts';
 
 const storeColumns = [
@@ -103,4 +103,31 @@ export function findStoreDocument(db: Db, storeId: string, documentId: string) {
 export function storeStatusOfPayment(db: Db | Trx, by: { paymentId: string } | { urlId: string }) {
   const query = db.selectFrom('payments').innerJoin('stores', 'stores.id', 'payments.storeId').select(['stores.status', 'stores.statusReason']);
   return ('paymentId' in by ? query.where('payments.id', '=', by.paymentId) : query.where('payments.urlId', '=', by.urlId)).executeTakeFirst();
+}
+
+/** The account's latest `limit` stores, newest first. */
+export function recentStoresOf(db: Db, accountId: string, limit: number) {
+  return db.selectFrom('stores').select(['id', 'storeId', 'storeName', 'status', 'createdAt']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').limit(limit).execute();
+}
+
+/** Inserts a store and its documents in `trx`; answers the store's row id. */
+export async function insertStore(trx: Trx, store: Insertable<StoresTable>, documents: readonly { storedName: string; mimeType: string; sizeBytes: number }[]): Promise<{ id: string }> {
+  const row = await trx.insertInto('stores').values(store).returning('id').executeTakeFirstOrThrow();
+  await trx
+    .insertInto('storeDocuments')
+    .values(documents.map((document) => ({ storeId: row.id, storedName: document.storedName, mimeType: document.mimeType, sizeBytes: document.sizeBytes })))
+    .execute();
+  return row;
+}
+
+/** The first store with this name of the account with this user name (the demo store). */
+export function findStoreOfUserName(db: Db, userName: string, storeName: string) {
+  return db
+    .selectFrom('stores')
+    .innerJoin('accounts', 'accounts.id', 'stores.accountId')
+    .select(['stores.storeId', 'stores.storeKeyEncrypted'])
+    .where('accounts.userName', '=', userName)
+    .where('stores.storeName', '=', storeName)
+    .orderBy('stores.createdAt')
+    .executeTakeFirst();
 }

@@ -26,7 +26,7 @@ import {
 } from './stores.repository.ts';
 
 // Other modules read this module's tables through these (lint keeps them out of its repository).
-export { accountPaymentCountersQuery, findOwnedStore } from './stores.repository.ts';
+export { accountPaymentCountersQuery, findOwnedStore, findStoreOfUserName, insertStore, recentStoresOf } from './stores.repository.ts';
 
 export const MAX_BUSINESS_DOCUMENTS = 9;
 

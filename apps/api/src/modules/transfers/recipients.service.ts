@@ -3,6 +3,8 @@ import { refuse } from '../../http/refusals.ts';
 import { countersOf, exceeded } from '../../http/rate-limit.ts';
 import { RECIPIENT_LOOKUPS_PER_DAY, RECIPIENT_SEARCH_MIN_LENGTH, type Recipient } from '@kestrel/shared';
 import { findOwnedAccount } from '../../http/ownership.ts';
+import { findAccountByUserName, searchAccountDirectory } from '../accounts/accounts.service.ts';
+import { searchGateOf } from '../users/users.service.ts';
 import { recentRecipients } from './transfers.repository.ts';
 
 export const SEARCH_RESULT_LIMIT = 20;
@@ -20,11 +22,7 @@ export const SEARCH_DAILY_CAP = { max: RECIPIENT_LOOKUPS_PER_DAY, windowMs: 24 *
  * on top of the per-address limit of the route.
  */
 async function assertMaySearch(ctx: AppContext, callerId: string): Promise<void> {
-  const caller = await ctx.db
-    .selectFrom('users')
-    .select((eb) => ['isEmailVerified', eb.exists(eb.selectFrom('accountUsers').select('accountId').where('accountUsers.userId', '=', callerId)).as('hasAccount')])
-    .where('id', '=', callerId)
-    .executeTakeFirst();
+  const caller = await searchGateOf(ctx.db, callerId);
   if (!caller?.isEmailVerified || !caller.hasAccount) throw refuse('search_not_allowed');
   const daily = { key: `search:user-day:${callerId}`, ...SEARCH_DAILY_CAP };
   const limits = ctx.config.rateLimits ? [daily, { key: `search:user:${callerId}`, ...SEARCH_LIMIT_PER_USER }] : [daily];
@@ -83,37 +81,7 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
   const phone = query.replace(/[\s-]/g, '');
   const byName = `%${escapeLike(lower)}%`;
 
-  let search = ctx.db
-    .selectFrom('accounts')
-    .select(['id', 'accountNumber', 'accountType', 'accountHolderName', 'businessName', 'userName', 'accountEmail', 'accountPhone'])
-    .select((eb) =>
-      eb
-        .or([
-          eb('accountNumber', '=', query),
-          eb(eb.fn('lower', ['accountEmail']), '=', lower),
-          eb('accountPhone', '=', phone),
-          eb(eb.fn('lower', ['userName']), '=', lower),
-        ])
-        .as('exact'),
-    )
-    .where((eb) =>
-      eb.or([
-        eb('accountNumber', '=', query),
-        eb(eb.fn('lower', ['accountEmail']), '=', lower),
-        eb('accountPhone', '=', phone),
-        eb(eb.fn('lower', ['userName']), '=', lower),
-        eb(eb.fn('lower', ['accountHolderName']), 'like', byName),
-        eb(eb.fn('lower', ['businessName']), 'like', byName),
-      ]),
-    );
-  if (excludeAccountNumber) search = search.where('accountNumber', '<>', excludeAccountNumber);
-  const rows = await search
-    // An exact account number, e-mail, phone or user name is what the sender meant: never cut off by the limit.
-    .orderBy('exact', 'desc')
-    .orderBy('accountHolderName')
-    .orderBy('accountNumber')
-    .limit(SEARCH_RESULT_LIMIT)
-    .execute();
+  const rows = await searchAccountDirectory(ctx.db, { query, lower, phone, byName, excludeAccountNumber, limit: SEARCH_RESULT_LIMIT });
   return rows.map((row) => ({ ...recipientView(row, { email: lower, phone }), accountHolderName: maskHolderName(row.accountHolderName) }));
 }
 
@@ -126,11 +94,7 @@ export async function searchRecipients(ctx: AppContext, callerId: string, rawQue
 export async function findRecipient(ctx: AppContext, callerId: string, userName: string): Promise<Recipient> {
   // An exact lookup is a directory query too: the same gate as the search.
   await assertMaySearch(ctx, callerId);
-  const row = await ctx.db
-    .selectFrom('accounts')
-    .select(['id', 'accountNumber', 'accountType', 'accountHolderName', 'businessName', 'userName'])
-    .where((eb) => eb(eb.fn('lower', ['userName']), '=', userName.trim().toLowerCase()))
-    .executeTakeFirst();
+  const row = await findAccountByUserName(ctx.db, userName);
   if (!row) throw refuse('recipient_not_found');
   return recipientView(row);
 }

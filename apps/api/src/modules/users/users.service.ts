@@ -9,7 +9,21 @@ import { sendVerificationMail } from './verification.service.ts';
 
 // Other modules write and read this module's tables through these (lint keeps them out of
 // its repository).
-export { findUserByEmail, findUserById, listUserAccounts, usersForNotice } from './users.repository.ts';
+export {
+  findOperatorFlagByEmail,
+  findUserByEmail,
+  findUserById,
+  hasNonOperatorUsers,
+  insertUser,
+  issuerOf,
+  listUserAccounts,
+  lockUserRow,
+  markOperator,
+  searchGateOf,
+  setPasswordHash,
+  userNameOf,
+  usersForNotice,
+} from './users.repository.ts';
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
   const e = error as { code?: string; constraint?: string };

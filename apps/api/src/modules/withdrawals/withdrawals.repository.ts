@@ -101,3 +101,17 @@ export function withdrawalsForNotice(db: Db | Trx, ids: readonly string[]) {
     .execute();
 }
 export type WithdrawalNoticeRow = Awaited<ReturnType<typeof withdrawalsForNotice>>[number];
+
+/** The account's latest `limit` withdrawals, newest first. */
+export function recentWithdrawalsOf(db: Db, accountId: string, limit: number) {
+  return db.selectFrom('bankWithdrawals').select(['id', 'currency', 'amountCents', 'status', 'bankName', 'createdAt']).where('accountId', '=', accountId).orderBy('createdAt', 'desc').limit(limit).execute();
+}
+
+export function withdrawalAmountOf(db: Db, id: string) {
+  return db.selectFrom('bankWithdrawals').select(['amountCents']).where('id', '=', id).executeTakeFirst();
+}
+
+/** The withdrawal's row, taken FOR UPDATE in `trx`; throws when there is none. */
+export function lockWithdrawal(trx: Trx, id: string) {
+  return trx.selectFrom('bankWithdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+}

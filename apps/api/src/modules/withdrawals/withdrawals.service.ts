@@ -34,7 +34,7 @@ import {
 } from './withdrawals.repository.ts';
 
 // Other modules read this module's tables through these (lint keeps them out of its repository).
-export { countAccountWithdrawalsQuery, withdrawalsForNotice, type WithdrawalNoticeRow } from './withdrawals.repository.ts';
+export { countAccountWithdrawalsQuery, lockWithdrawal, recentWithdrawalsOf, withdrawalAmountOf, withdrawalsForNotice, type WithdrawalNoticeRow } from './withdrawals.repository.ts';
 
 /*
  * Bank withdrawals. Asking for one moves the money from the wallet to the payouts-in-flight

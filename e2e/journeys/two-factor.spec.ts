@@ -15,7 +15,7 @@ async function freshDevice(browser: Browser): Promise<Page> {
 }
 
 test.describe('issue 25: two-factor sign-in with an authenticator app', () => {
-  test('turn on from My Account (QR and key, a code, ten recovery codes), sign in with the code by keyboard alone, then with a recovery code, then turn off', async ({ page, request, browser }) => {
+  test('turn on from My Account (QR and key, a code, ten recovery codes), sign in with the code by keyboard alone, then with a recovery code, make new recovery codes, then turn off', async ({ page, request, browser }) => {
     const holder = await holderViaApi(request, 'totp');
     await loginThroughForm(page, holder.email, holder.password);
     await page.goto('/my-account?tab=security');
@@ -76,15 +76,29 @@ test.describe('issue 25: two-factor sign-in with an authenticator app', () => {
     await borrowed.getByRole('button', { name: twoFactorText.verify }).click();
     await expect(borrowed).toHaveURL(/\/dashboard$/);
 
-    // Turning off asks for a code; a used recovery code is refused, an unused one turns it off.
+    // New recovery codes, with a code from the app of a later 30-second step than the last one
+    // used (the sign-in above): ten new codes, shown once; the old ones no longer work.
+    await page.waitForTimeout(30_000 - (Date.now() % 30_000) + 500);
     await page.reload();
+    await section.getByRole('button', { name: t.renew }).click();
+    const renewForm = section.getByRole('form', { name: t.renew });
+    await renewForm.getByLabel(t.renewCode).fill(codeOf(secret, 1));
+    await renewForm.getByRole('button', { name: t.renewConfirm }).click();
+    const renewed = section.getByRole('list', { name: t.recoveryTitle });
+    await expect(renewed.getByRole('listitem')).toHaveCount(10);
+    const newCodes = await renewed.getByRole('listitem').allTextContents();
+    expect(newCodes.some((code) => recoveryCodes.includes(code))).toBe(false);
+    await lookAt(page, 'two-factor-new-recovery-codes');
+    await section.getByRole('button', { name: t.done }).click();
+
+    // Turning off asks for a code; an old recovery code is refused, a new one turns it off.
     await section.getByRole('button', { name: t.turnOff }).click();
     const offCode = section.getByLabel(t.offCode);
-    await offCode.fill(recoveryCodes[0]!);
+    await offCode.fill(recoveryCodes[1]!);
     await section.getByRole('button', { name: t.offConfirm }).click();
     await expect(section.getByText(twoFactorMessages.recoveryCodeInvalid)).toBeVisible();
     await lookAt(page, 'two-factor-turn-off');
-    await offCode.fill(recoveryCodes[1]!);
+    await offCode.fill(newCodes[0]!);
     await section.getByRole('button', { name: t.offConfirm }).click();
     await expect(page.getByText(twoFactorMessages.disabled)).toBeVisible();
     await expect(section.getByText(t.off, { exact: true })).toBeVisible();

@@ -233,6 +233,15 @@ export function useEnableTwoFactor() {
   });
 }
 
+/** POST /v1/auth/two-factor/recovery-codes with a current app code: ten new recovery codes, the old ones void. */
+export function useRenewRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (code: string) => http.post('/v1/auth/two-factor/recovery-codes', { code }, (contracts) => contracts.twoFactorEnabled),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.all }),
+  });
+}
+
 /** POST /v1/auth/two-factor/disable: a current code (the app's or a recovery code) turns it off. */
 export function useDisableTwoFactor() {
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { passkeyText, twoFactorMessages } from '@kestrel/shared';
+import { passkeyText, twoFactorMessages, twoFactorSectionText } from '@kestrel/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderPage, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
@@ -100,6 +100,43 @@ describe('My Account → Security: two-factor authentication', () => {
     expect(writes(calls)).toEqual([
       ['POST', '/v1/auth/two-factor/disable', { code: 'zzzzz-zzzzz' }],
       ['POST', '/v1/auth/two-factor/disable', { code: '246810' }],
+    ]);
+  });
+
+  it('makes new recovery codes with an app code: required under the field, the refusal under it, then the ten new codes once', async () => {
+    let tries = 0;
+    const codes = Array.from({ length: 10 }, (_, i) => `n${i}aaa-bbbbb`);
+    const calls = stubApi({
+      'GET /v1/auth/passkeys': success([]),
+      'GET /v1/auth/two-factor': () => success({ enabled: true, recoveryCodesLeft: tries > 1 ? 10 : 2 }),
+      'POST /v1/auth/two-factor/recovery-codes': () => {
+        tries += 1;
+        if (tries === 1) return refusal(twoFactorMessages.codeInvalid, 'second_factor_invalid');
+        return success({ recoveryCodes: codes }, twoFactorMessages.recoveryCodesRenewed);
+      },
+    });
+    const { user } = renderPage(<TwoFactorSection />);
+    expect((await screen.findByText(/Recovery codes left/)).textContent).toBe('Recovery codes left: 2');
+    await user.click(screen.getByRole('button', { name: twoFactorSectionText.renew }));
+    const form = screen.getByRole('form', { name: twoFactorSectionText.renew });
+    await user.click(within(form).getByRole('button', { name: twoFactorSectionText.renewConfirm }));
+    expect(await within(form).findByText(twoFactorMessages.codeRequired)).toBeTruthy();
+    expect(writes(calls)).toEqual([]);
+
+    const field = within(form).getByLabelText(twoFactorSectionText.renewCode);
+    await user.type(field, '111111');
+    await user.click(within(form).getByRole('button', { name: twoFactorSectionText.renewConfirm }));
+    expect(await within(form).findByText(twoFactorMessages.codeInvalid)).toBeTruthy();
+    await user.clear(field);
+    await user.type(field, '246810');
+    await user.click(within(form).getByRole('button', { name: twoFactorSectionText.renewConfirm }));
+    expect(await screen.findByText(twoFactorSectionText.recoveryTitle)).toBeTruthy();
+    for (const code of codes) expect(screen.getByText(code)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: twoFactorSectionText.done }));
+    expect((await screen.findByText(/Recovery codes left/)).textContent).toBe('Recovery codes left: 10');
+    expect(writes(calls)).toEqual([
+      ['POST', '/v1/auth/two-factor/recovery-codes', { code: '111111' }],
+      ['POST', '/v1/auth/two-factor/recovery-codes', { code: '246810' }],
     ]);
   });
 

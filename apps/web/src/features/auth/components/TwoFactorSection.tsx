@@ -8,7 +8,7 @@ import { FloatingField } from '../../../components/FloatingField.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { qrSvgAddress } from '../../../lib/qr-code.ts';
 import { CurrentCodeField, SectionWait, SecurityForm } from './SecurityForm.tsx';
-import { useDisableTwoFactor, useEnableTwoFactor, usePasskeys, useStartTwoFactorSetup, useTwoFactorStatus } from '../api.ts';
+import { useDisableTwoFactor, useEnableTwoFactor, usePasskeys, useRenewRecoveryCodes, useStartTwoFactorSetup, useTwoFactorStatus } from '../api.ts';
 
 /** A refusal the server explained (wrong or reused code, too many tries) goes under the field; anything else is a toast. */
 function showRefusal(error: unknown, setError: UseFormSetError<{ code: string }>) {
@@ -112,6 +112,33 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
+/** New recovery codes ask for a current code from the app; the new codes are shown once, like the first ones. */
+function RenewForm({ onCancel, onRenewed }: { onCancel: () => void; onRenewed: (codes: string[]) => void }) {
+  const renew = useRenewRecoveryCodes();
+  const { register, handleSubmit, setError, formState } = useForm<TwoFactorDisableForm>({ resolver: zodResolver(twoFactorDisableForm), defaultValues: { code: '' } });
+  return (
+    <SecurityForm
+      aria-label={t.renew}
+      submit={t.renewConfirm}
+      pending={renew.isPending}
+      onCancel={onCancel}
+      cancel={t.cancel}
+      onSubmit={handleSubmit(({ code }) =>
+        renew.mutate(code.trim(), {
+          onSuccess: (answer) => {
+            toast.success(answer.message ?? twoFactorMessages.recoveryCodesRenewed);
+            onRenewed(answer.data.recoveryCodes);
+          },
+          onError: (error) => showRefusal(error, setError),
+        }),
+      )}
+    >
+      <p className="text-sm text-slate-600">{t.renewHint}</p>
+      <CurrentCodeField label={t.renewCode} {...register('code')} error={formState.errors.code?.message} />
+    </SecurityForm>
+  );
+}
+
 /** Turning off asks for a current code (the app's or a recovery code). */
 function DisableForm({ onCancel }: { onCancel: () => void }) {
   const disable = useDisableTwoFactor();
@@ -141,7 +168,8 @@ function DisableForm({ onCancel }: { onCancel: () => void }) {
 /**
  * My Account → Security: two-factor sign-in with an authenticator app (issue 25). Off: "Turn
  * on" starts a setup (QR code and the key as text), a code confirms it, and the ten recovery
- * codes are shown once. On: the recovery codes left, and "Turn off", which asks for a code.
+ * codes are shown once. On: the recovery codes left, "New recovery codes" (an app code makes
+ * ten new ones, shown once) and "Turn off", which asks for a code.
  */
 export function TwoFactorSection() {
   const status = useTwoFactorStatus();
@@ -152,7 +180,7 @@ export function TwoFactorSection() {
   const byPasskey = !on && (passkeys.data?.length ?? 0) > 0;
   const [setup, setSetup] = useState<TwoFactorSetup>();
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
-  const [turningOff, setTurningOff] = useState(false);
+  const [open, setOpen] = useState<'off' | 'renew' | null>(null);
 
   let body;
   if (recoveryCodes) {
@@ -165,12 +193,25 @@ export function TwoFactorSection() {
         <p className="text-sm text-slate-700">
           {t.recoveryLeft}: <strong>{status.data.recoveryCodesLeft}</strong>
         </p>
-        {turningOff ? (
-          <DisableForm onCancel={() => setTurningOff(false)} />
-        ) : (
-          <Button variant="secondary" className="self-start" onClick={() => setTurningOff(true)}>
-            {t.turnOff}
-          </Button>
+        {open === 'off' && <DisableForm onCancel={() => setOpen(null)} />}
+        {open === 'renew' && (
+          <RenewForm
+            onCancel={() => setOpen(null)}
+            onRenewed={(codes) => {
+              setOpen(null);
+              setRecoveryCodes(codes);
+            }}
+          />
+        )}
+        {open === null && (
+          <div className="flex flex-wrap gap-3">
+            <Button variant="secondary" onClick={() => setOpen('renew')}>
+              {t.renew}
+            </Button>
+            <Button variant="secondary" onClick={() => setOpen('off')}>
+              {t.turnOff}
+            </Button>
+          </div>
         )}
       </>
     );

@@ -1,7 +1,7 @@
 import { passkeyMessages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import { inTransaction } from '../../db/transaction.ts';
+import { inTransaction, type Trx } from '../../db/transaction.ts';
 import { refuse, type RefusalCode } from '../../http/refusals.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { MailMessage } from '../mail/mailer.ts';
@@ -190,6 +190,44 @@ export async function startTwoFactorSetup(ctx: AppContext, caller: Caller): Prom
 }
 
 /**
+ * A change of the Security tab that a current code confirms: the code check admitted by the
+ * throttle, `change` in one transaction (it spends the code and answers the staged mail), a
+ * refused code as the 400 under the code field; after commit the throttle is cleared for the
+ * right code and the mail sent.
+ */
+async function confirmedByCode(ctx: AppContext, caller: Caller, change: (trx: Trx) => Promise<() => Promise<void>>): Promise<void> {
+  const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
+  let deliver: () => Promise<void>;
+  try {
+    deliver = await inTransaction(ctx.db, change);
+  } catch (error) {
+    if (error instanceof SecondFactorRefused) throw refuse(refusalCode[error.reason], { message: refusalMessage[error.reason], fields: { code: refusalMessage[error.reason] } });
+    throw error;
+  }
+  await check.accepted();
+  deliverLater(ctx, deliver);
+}
+
+/** The person's recovery codes replaced by ten new ones (only their keyed hashes are kept), answered to be shown once. */
+async function replaceRecoveryCodes(trx: Trx, secretKey: string, userId: string): Promise<string[]> {
+  const recoveryCodes = newRecoveryCodes();
+  await trx.deleteFrom('recoveryCodes').where('userId', '=', userId).execute();
+  await trx
+    .insertInto('recoveryCodes')
+    .values(recoveryCodes.map((code) => ({ userId, codeHash: recoveryCodeHash(secretKey, code) })))
+    .execute();
+  return recoveryCodes;
+}
+
+/** The audit entry of a Security tab change and its staged security mail. */
+async function auditedAndMailed(ctx: AppContext, trx: Trx, caller: Caller, action: string, mail: (email: string, firstName: string, securityUrl: string) => MailMessage, details?: Record<string, unknown>) {
+  await recordAudit(trx, { actorUserId: caller.userId, action, subjectType: 'user', subjectId: caller.userId, ip: caller.ip, ...(details ? { details } : {}) });
+  const user = await findUserById(trx, caller.userId);
+  if (!user) throw refuse('unauthorized');
+  return ctx.mailer.stage(trx, mail(user.email, user.firstName, `${ctx.config.publicUrl}/my-account`));
+}
+
+/**
  * Turns the app on with a code from it (the step is spent, so that code cannot sign in), and
  * makes ten new recovery codes, answered this once; audited and mailed.
  */
@@ -197,31 +235,15 @@ export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: Two
   const row = await ctx.db.selectFrom('userTotp').select(['enabledAt']).where('userId', '=', caller.userId).executeTakeFirst();
   if (!row) throw refuse('two_factor_not_started');
   if (row.enabledAt) throw refuse('two_factor_already_on');
-  const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
-  const recoveryCodes = newRecoveryCodes();
-  let deliver: () => Promise<void>;
-  try {
-    deliver = await inTransaction(ctx.db, async (trx) => {
-      // Only an app code turns it on (a recovery code of an earlier set must not).
-      await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code, false);
-      const turnedOn = await trx.updateTable('userTotp').set({ enabledAt: new Date() }).where('userId', '=', caller.userId).where('enabledAt', 'is', null).returning('userId').executeTakeFirst();
-      if (!turnedOn) throw refuse('two_factor_already_on');
-      await trx.deleteFrom('recoveryCodes').where('userId', '=', caller.userId).execute();
-      await trx
-        .insertInto('recoveryCodes')
-        .values(recoveryCodes.map((code) => ({ userId: caller.userId, codeHash: recoveryCodeHash(ctx.config.secretKey, code) })))
-        .execute();
-      await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.two_factor_enabled', subjectType: 'user', subjectId: caller.userId, ip: caller.ip });
-      const user = await findUserById(trx, caller.userId);
-      if (!user) throw refuse('unauthorized');
-      return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, true, `${ctx.config.publicUrl}/my-account`));
-    });
-  } catch (error) {
-    if (error instanceof SecondFactorRefused) throw refuse(refusalCode[error.reason], { message: refusalMessage[error.reason], fields: { code: refusalMessage[error.reason] } });
-    throw error;
-  }
-  await check.accepted();
-  deliverLater(ctx, deliver);
+  let recoveryCodes: string[] = [];
+  await confirmedByCode(ctx, caller, async (trx) => {
+    // Only an app code turns it on (a recovery code of an earlier set must not).
+    await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code, false);
+    const turnedOn = await trx.updateTable('userTotp').set({ enabledAt: new Date() }).where('userId', '=', caller.userId).where('enabledAt', 'is', null).returning('userId').executeTakeFirst();
+    if (!turnedOn) throw refuse('two_factor_already_on');
+    recoveryCodes = await replaceRecoveryCodes(trx, ctx.config.secretKey, caller.userId);
+    return auditedAndMailed(ctx, trx, caller, 'auth.two_factor_enabled', (email, firstName, url) => changedMail(email, firstName, true, url));
+  });
   return { recoveryCodes };
 }
 
@@ -232,54 +254,26 @@ export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: Two
  */
 export async function renewRecoveryCodes(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<TwoFactorEnabled> {
   if (!(await totpEnabledFor(ctx.db, caller.userId))) throw refuse('two_factor_not_on');
-  const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
-  const recoveryCodes = newRecoveryCodes();
-  let deliver: () => Promise<void>;
-  try {
-    deliver = await inTransaction(ctx.db, async (trx) => {
-      await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code, false);
-      await trx.deleteFrom('recoveryCodes').where('userId', '=', caller.userId).execute();
-      await trx
-        .insertInto('recoveryCodes')
-        .values(recoveryCodes.map((code) => ({ userId: caller.userId, codeHash: recoveryCodeHash(ctx.config.secretKey, code) })))
-        .execute();
-      await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.recovery_codes_renewed', subjectType: 'user', subjectId: caller.userId, ip: caller.ip });
-      const user = await findUserById(trx, caller.userId);
-      if (!user) throw refuse('unauthorized');
-      return ctx.mailer.stage(trx, renewedMail(user.email, user.firstName, `${ctx.config.publicUrl}/my-account`));
-    });
-  } catch (error) {
-    if (error instanceof SecondFactorRefused) throw refuse(refusalCode[error.reason], { message: refusalMessage[error.reason], fields: { code: refusalMessage[error.reason] } });
-    throw error;
-  }
-  await check.accepted();
-  deliverLater(ctx, deliver);
+  let recoveryCodes: string[] = [];
+  await confirmedByCode(ctx, caller, async (trx) => {
+    await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code, false);
+    recoveryCodes = await replaceRecoveryCodes(trx, ctx.config.secretKey, caller.userId);
+    return auditedAndMailed(ctx, trx, caller, 'auth.recovery_codes_renewed', renewedMail);
+  });
   return { recoveryCodes };
 }
 
 /** Turns 2FA off with a current code (the app's or a recovery code); the secret and the codes are deleted; audited and mailed. */
 export async function disableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<void> {
   if (!(await totpEnabledFor(ctx.db, caller.userId))) throw refuse('two_factor_not_on');
-  const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
-  let deliver: () => Promise<void>;
-  try {
-    deliver = await inTransaction(ctx.db, async (trx) => {
-      const used = await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code);
-      if (used === 'recovery_code') {
-        await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.recovery_code_used', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { for: 'two_factor_disable' } });
-      }
-      await trx.deleteFrom('recoveryCodes').where('userId', '=', caller.userId).execute();
-      await trx.deleteFrom('userTotp').where('userId', '=', caller.userId).execute();
-      await trx.deleteFrom('loginChallenges').where('userId', '=', caller.userId).execute();
-      await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.two_factor_disabled', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { with: used } });
-      const user = await findUserById(trx, caller.userId);
-      if (!user) throw refuse('unauthorized');
-      return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, false, `${ctx.config.publicUrl}/my-account`));
-    });
-  } catch (error) {
-    if (error instanceof SecondFactorRefused) throw refuse(refusalCode[error.reason], { message: refusalMessage[error.reason], fields: { code: refusalMessage[error.reason] } });
-    throw error;
-  }
-  await check.accepted();
-  deliverLater(ctx, deliver);
+  await confirmedByCode(ctx, caller, async (trx) => {
+    const used = await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code);
+    if (used === 'recovery_code') {
+      await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.recovery_code_used', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { for: 'two_factor_disable' } });
+    }
+    await trx.deleteFrom('recoveryCodes').where('userId', '=', caller.userId).execute();
+    await trx.deleteFrom('userTotp').where('userId', '=', caller.userId).execute();
+    await trx.deleteFrom('loginChallenges').where('userId', '=', caller.userId).execute();
+    return auditedAndMailed(ctx, trx, caller, 'auth.two_factor_disabled', (email, firstName, url) => changedMail(email, firstName, false, url), { with: used });
+  });
 }

@@ -30,7 +30,8 @@ export interface SessionsTable {
   lastSeenAt: CreatedAt;
 }
 
-export interface EmailVerificationTokensTable {
+/** A single-use mailed token of a person, by its digest: made, expiring, used once. */
+interface MailedTokenTable {
   id: Generated<string>;
   userId: string;
   tokenHash: string;
@@ -39,15 +40,11 @@ export interface EmailVerificationTokensTable {
   usedAt: NullableTimestamp;
 }
 
+/** An e-mail verification token (its migration: email_verification_tokens). */
+export type EmailVerificationTokensTable = MailedTokenTable;
+
 /** A mailed password reset link, by its token's digest (its migration: password_reset_tokens). */
-export interface PasswordResetTokensTable {
-  id: Generated<string>;
-  userId: string;
-  tokenHash: string;
-  createdAt: CreatedAt;
-  expiresAt: Timestamp;
-  usedAt: NullableTimestamp;
-}
+export type PasswordResetTokensTable = MailedTokenTable;
 
 /** An authenticator app of a person (two-factor sign-in): the sealed secret, on once confirmed. */
 export interface UserTotpTable {

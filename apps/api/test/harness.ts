@@ -78,6 +78,11 @@ export async function api<T = any>(method: string, urlPath: string, options: Cal
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
+  return answerOf<T>(response);
+}
+
+/** A fetch response as status, body (parsed JSON; the text when it is not JSON) and headers. */
+export async function answerOf<T = any>(response: Response): Promise<ApiResponse<T>> {
   const text = await response.text();
   let body: unknown = text;
   try {

@@ -17,7 +17,7 @@ import { login } from '../src/modules/auth/auth.service.ts';
 import { hashToken } from '../src/security/tokens.ts';
 import { transferBalance } from '../src/modules/transfers/transfers.service.ts';
 import { createAccount, createUser, fundAccount, registerBodyFor, type TestAccount } from './factories.ts';
-import { api, testConfig, testServer } from './harness.ts';
+import { answerOf, api, testConfig, testServer } from './harness.ts';
 
 /**
  * Issue 8 (security hardening): one test per finding, named after it. Tests that need rate
@@ -57,15 +57,7 @@ async function call(base: string, method: string, urlPath: string, options: { bo
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = options.token;
   if (options.from) headers['x-forwarded-for'] = options.from;
-  const response = await fetch(`${base}${urlPath}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, body, headers: response.headers };
+  return answerOf(await fetch(`${base}${urlPath}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }));
 }
 
 async function sessionIp(db: Db, token: string): Promise<string | null> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { operatorToken } from '../../../test/gateway-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
-import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createHolder, withdrawalBodyFor, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
 import { recordStatements } from '../../../test/statements.ts';
 
@@ -16,20 +16,7 @@ interface Holder {
   account: TestAccount;
 }
 
-function usBody(h: Holder, amount = 25.5) {
-  return {
-    accountNumber: h.account.accountNumber,
-    tpin: Number(h.account.tpin),
-    country: 'United States',
-    bankName: 'First Test Bank',
-    accountType: 'checking',
-    bankAccountNumber: '000123456789',
-    routingNumber: '021000021',
-    accountHolderName: 'Test Holder',
-    currency: 'USD',
-    amount,
-  };
-}
+const usBody = (h: Holder, amount = 25.5) => withdrawalBodyFor(h, amount);
 
 async function counted(method: string, path: string, options: Parameters<typeof api>[2]) {
   await testServer();

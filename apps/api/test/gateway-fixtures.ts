@@ -99,3 +99,29 @@ export async function createPayment(store: TestStore, overrides: Record<string, 
   if (response.status !== 200) throw new Error(`web-pay failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data.paymentId as string;
 }
+
+/** A payment link (a payment request) as the tests hold it. */
+export interface TestLink {
+  id: string;
+  pRequestURLId: string;
+}
+
+/** A valid POST /v1/payment-request/create body on `account`: a fixed US$ 20.00 link, by card or wallet. */
+export function linkBodyFor(account: Pick<TestAccount, 'accountNumber' | 'tpin'>, overrides: Record<string, unknown> = {}) {
+  return {
+    paymentPurpose: 'Pottery class',
+    tpin: account.tpin,
+    accountNumber: account.accountNumber,
+    amount: { type: 'fixed', currency: 'USD', value: 20 },
+    isUseLimit: false,
+    reference: 'POT-1',
+    paymentMethods: ['Card', 'Kestrel'],
+    ...overrides,
+  };
+}
+
+/** The link a POST /v1/payment-request/create answer made; an error unless it was 201. */
+export function createdLink(response: { status: number; body: any }): TestLink {
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { id: response.body.data._id as string, pRequestURLId: response.body.data.pRequestURLId as string };
+}

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { postingsOf, walletCents } from '../../../test/ledger-fixtures.ts';
 import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
-import { card, createPayment, createStore, operatorToken } from '../../../test/gateway-fixtures.ts';
+import { card, createdLink, createPayment, createStore, operatorToken, type TestLink as Link } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { linkChargeRecorded } from './payment-requests.repository.ts';
 
@@ -60,15 +60,8 @@ function linkBody(overrides: Record<string, unknown> = {}, account: TestAccount 
   };
 }
 
-interface Link {
-  id: string;
-  pRequestURLId: string;
-}
-
 async function createLink(overrides: Record<string, unknown> = {}, as: { user: TestUser; account: TestAccount } = { user: owner, account: ownerAccount }): Promise<Link> {
-  const response = await api('POST', '/v1/payment-request/create', { token: as.user.token, body: linkBody(overrides, as.account) });
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return { id: response.body.data._id as string, pRequestURLId: response.body.data.pRequestURLId as string };
+  return createdLink(await api('POST', '/v1/payment-request/create', { token: as.user.token, body: linkBody(overrides, as.account) }));
 }
 
 const cardBody = (amount: number | string, number = '4242 4242 4242 4242', overrides: Record<string, unknown> = {}) => ({

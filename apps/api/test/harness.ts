@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.ts';
@@ -29,6 +29,27 @@ export function testDatabase(): Promise<DatabaseHandle> {
     return handle;
   })();
   return databasePromise;
+}
+
+/**
+ * A fresh, migrated in-memory database of the calling test file's own, opened before its tests
+ * and closed after them: for what only runs on an empty database (the demo data set).
+ */
+export function freshDatabase(): { readonly db: Db } {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    handle = await openDatabase({});
+    await migrate(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+  return {
+    get db() {
+      if (!handle) throw new Error('the fresh database opens in beforeAll');
+      return handle.db;
+    },
+  };
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {

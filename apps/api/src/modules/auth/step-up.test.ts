@@ -1,9 +1,9 @@
 import { STEP_UP_CODE_MAX_ATTEMPTS, STEP_UP_CODES_PER_HOUR, STEP_UP_THRESHOLD_CENTS, stepUpMessages } from '@kestrel/shared';
-import { Secret, TOTP } from 'otpauth';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHolder, transferAs, withdrawAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { api, testServer } from '../../../test/harness.ts';
+import { codeOf, nextStep, useSteppedClock } from '../../../test/totp.ts';
 import { createStore, webPayBodyFor } from '../../../test/gateway-fixtures.ts';
 
 /*
@@ -16,16 +16,7 @@ import { createStore, webPayBodyFor } from '../../../test/gateway-fixtures.ts';
 
 type Holder = { user: TestUser; account: TestAccount };
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const nextStep = () => vi.setSystemTime(Date.now() + 30_000);
-const codeOf = (secret: string, timestamp = Date.now()) =>
-  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+useSteppedClock();
 
 let keys = 0;
 const newKey = () => `step-up-${Date.now()}-${++keys}`;

@@ -125,3 +125,11 @@ export function createdLink(response: { status: number; body: any }): TestLink {
   if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
   return { id: response.body.data._id as string, pRequestURLId: response.body.data.pRequestURLId as string };
 }
+
+/** A payment of `amount` for the store, paid by card; answers its paymentId (an error unless the card payment answered 200). */
+export async function paidByCard(store: TestStore, amount: number, number = '4242424242424242'): Promise<string> {
+  const paymentId = await createPayment(store, { amount });
+  const paid = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card(number) });
+  if (paid.status !== 200) throw new Error(`card pay failed: ${paid.status} ${JSON.stringify(paid.body)}`);
+  return paymentId;
+}

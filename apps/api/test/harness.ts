@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildAppOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -66,14 +66,31 @@ export function testServer(): Promise<TestServer> {
     // URLs at store creation; the tests of the refusal start an app with the production default.
     const config = testConfig({ allowPrivateCallbacks: true });
     const app = await buildApp({ config, db: handle.db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    const baseUrl = `http://127.0.0.1:${address.port}`;
+    const baseUrl = await listenOnLoopback(app);
     config.publicUrl = baseUrl;
     return { app, db: handle.db, config, baseUrl, databaseKind: handle.kind };
   })();
   return serverPromise;
+}
+
+/** Starts the app listening on a random loopback port; answers its base URL. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/**
+ * Another app on the test database (as another API process on it would be), with `overrides` on
+ * the test settings and a card processor of its own when given, listening on loopback. The
+ * caller closes it.
+ */
+export async function extraTestApp(overrides: Partial<Config> = {}, options: Pick<BuildAppOptions, 'cardProcessor'> = {}): Promise<{ app: FastifyInstance; config: Config; baseUrl: string }> {
+  const { db } = await testServer();
+  const config = testConfig(overrides);
+  const app = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web'), ...options });
+  return { app, config, baseUrl: await listenOnLoopback(app) };
 }
 
 export interface ApiResponse<T = any> {

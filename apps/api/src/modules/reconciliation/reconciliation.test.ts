@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { testConfig, testDatabase, testServer } from '../../../test/harness.ts';
+import { listenOnLoopback, testConfig, testDatabase, testServer } from '../../../test/harness.ts';
 import { createAccount, createHolder, createOperator, createUser, unique, type TestAccount, type TestOperator, type TestUser } from '../../../test/factories.ts';
 import { card, createdLink, createPayment, createStore, linkBodyFor, type TestLink as Link, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
@@ -80,11 +80,8 @@ async function world() {
   const scripted = scriptedProcessor(name, db);
   const config = testConfig();
   const app = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web'), cardProcessor: scripted.processor });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = await listenOnLoopback(app);
   apps.push(app);
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  const baseUrl = `http://127.0.0.1:${address.port}`;
   const call = async (method: string, urlPath: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Call> => {
     const response = await fetch(`${baseUrl}${urlPath}`, {
       method,

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { postingsOf, walletCents } from '../../../test/ledger-fixtures.ts';
 import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
-import { card, createdLink, createPayment, createStore, operatorToken, type TestLink as Link } from '../../../test/gateway-fixtures.ts';
+import { card, createdLink, createPayment, createStore, linkBodyFor, operatorToken, type TestLink as Link } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { linkChargeRecorded } from './payment-requests.repository.ts';
 
@@ -47,17 +47,7 @@ beforeAll(async () => {
 });
 
 function linkBody(overrides: Record<string, unknown> = {}, account: TestAccount = ownerAccount) {
-  return {
-    paymentPurpose: 'Guitar lessons',
-    userId: undefined as string | undefined,
-    tpin: account.tpin,
-    accountNumber: account.accountNumber,
-    amount: { type: 'fixed', currency: 'USD', value: 25.5 },
-    isUseLimit: false,
-    reference: 'INV-42',
-    paymentMethods: ['Card', 'Kestrel'],
-    ...overrides,
-  };
+  return linkBodyFor(account, { paymentPurpose: 'Guitar lessons', amount: { type: 'fixed', currency: 'USD', value: 25.5 }, reference: 'INV-42', ...overrides });
 }
 
 async function createLink(overrides: Record<string, unknown> = {}, as: { user: TestUser; account: TestAccount } = { user: owner, account: ownerAccount }): Promise<Link> {

@@ -133,3 +133,15 @@ export async function paidByCard(store: TestStore, amount: number, number = '424
   if (paid.status !== 200) throw new Error(`card pay failed: ${paid.status} ${JSON.stringify(paid.body)}`);
   return paymentId;
 }
+
+/** The store's callback deliveries, oldest first. */
+export async function callbackDeliveriesOf(store: Pick<TestStore, 'storeId'>) {
+  const { db } = await testServer();
+  return db
+    .selectFrom('callbackDeliveries')
+    .innerJoin('stores', 'stores.id', 'callbackDeliveries.storeId')
+    .selectAll('callbackDeliveries')
+    .where('stores.storeId', '=', store.storeId)
+    .orderBy('callbackDeliveries.id')
+    .execute();
+}

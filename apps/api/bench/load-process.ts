@@ -141,24 +141,12 @@ function createPaymentRequest(load: CardLoad | WalletLoad, tally: Tally): autoca
 
 /** Two requests per operation: create a payment (web-pay), then pay it by card. */
 function cardOptions(load: CardLoad, tally: Tally): Options {
-  return {
-    url: load.baseUrl,
-    connections: load.concurrency,
-    duration: load.durationMs / 1000,
-    requests: [
-      createPaymentRequest(load, tally),
-      {
-        method: 'POST',
-        setupRequest: (request, context) => ({
-          ...request,
-          path: `/v1/payment/complete/${(context as { paymentId?: string }).paymentId ?? 'none'}`,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ type: 'card', number: '4242424242424242', expiresIn: '12/34', cvc: '123' }),
-        }),
-        onResponse: (status, answer) => tallyAnswer(tally, status, answer),
-      },
-    ],
-  };
+  return createThenPay(load, tally, (request, context) => ({
+    ...request,
+    path: `/v1/payment/complete/${(context as { paymentId?: string }).paymentId ?? 'none'}`,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'card', number: '4242424242424242', expiresIn: '12/34', cvc: '123' }),
+  }));
 }
 
 /** Two requests per operation: create a payment (web-pay), then pay it from the client's wallet. */
@@ -166,30 +154,28 @@ function walletOptions(load: WalletLoad, tally: Tally): Options {
   const payers = load.payers.slice(0, load.concurrency);
   if (payers.length < load.concurrency) throw new Error(`${load.concurrency} payers asked for, ${load.payers.length} available`);
   let nextSlot = 0;
+  return createThenPay(load, tally, (request, context) => {
+    const ctx = context as { paymentId?: string; slot?: number; i?: number };
+    ctx.slot ??= nextSlot++ % payers.length;
+    ctx.i = (ctx.i ?? -1) + 1;
+    const payer = payers[ctx.slot];
+    if (!payer) throw new Error('no payer');
+    return {
+      ...request,
+      path: `/v1/payment/complete/kestrel/${ctx.paymentId ?? 'none'}`,
+      headers: { 'content-type': 'application/json', authorization: payer.token },
+      body: JSON.stringify({ accountNumber: payer.accountNumbers[ctx.i % payer.accountNumbers.length], tpin: load.tpin }),
+    };
+  });
+}
+
+/** A gateway payment per operation: the store creates it (web-pay), then the request `pay` sets up pays it. */
+function createThenPay(load: CardLoad | WalletLoad, tally: Tally, pay: NonNullable<autocannon.Request['setupRequest']>): Options {
   return {
     url: load.baseUrl,
     connections: load.concurrency,
     duration: load.durationMs / 1000,
-    requests: [
-      createPaymentRequest(load, tally),
-      {
-        method: 'POST',
-        setupRequest: (request, context) => {
-          const ctx = context as { paymentId?: string; slot?: number; i?: number };
-          ctx.slot ??= nextSlot++ % payers.length;
-          ctx.i = (ctx.i ?? -1) + 1;
-          const payer = payers[ctx.slot];
-          if (!payer) throw new Error('no payer');
-          return {
-            ...request,
-            path: `/v1/payment/complete/kestrel/${ctx.paymentId ?? 'none'}`,
-            headers: { 'content-type': 'application/json', authorization: payer.token },
-            body: JSON.stringify({ accountNumber: payer.accountNumbers[ctx.i % payer.accountNumbers.length], tpin: load.tpin }),
-          };
-        },
-        onResponse: (status, answer) => tallyAnswer(tally, status, answer),
-      },
-    ],
+    requests: [createPaymentRequest(load, tally), { method: 'POST', setupRequest: pay, onResponse: (status, answer) => tallyAnswer(tally, status, answer) }],
   };
 }
 

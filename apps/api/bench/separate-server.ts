@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { childrenOf, freePort } from '../test/processes.ts';
 
 /**
  * The API started as it is in production (`src/server.ts` in processes of its own), so that
@@ -25,25 +25,6 @@ export interface SeparateServer {
   /** The primary and its workers (one process when WEB_CONCURRENCY is 1). */
   pids(): number[];
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** The direct children of a process (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
-    );
-  } catch {
-    return [];
-  }
 }
 
 /** User + system CPU time of one process, milliseconds; 0 once it has gone. */

@@ -109,7 +109,7 @@ export async function fundAccount(accountId: string, cents: number): Promise<voi
 }
 
 /** A verified user with one account, funded through the ledger when asked. */
-export async function createHolder(fundCents = 0): Promise<{ user: TestUser; account: TestAccount }> {
+export async function createHolder(fundCents = 0): Promise<TestHolder> {
   const user = await createUser();
   const account = await createAccount(user);
   if (fundCents) await fundAccount(account.accountId, fundCents);
@@ -139,4 +139,76 @@ export async function createOperator(): Promise<TestOperator> {
  */
 export async function raiseStepUpThreshold(accountId: string, cents = 1_000_000_000): Promise<void> {
   await (await testServer()).db.updateTable('accounts').set({ stepUpThresholdCents: cents }).where('id', '=', accountId).execute();
+}
+
+/** An account's holder: the signed-in user and the account (what `createHolder` answers). */
+export interface TestHolder {
+  user: TestUser;
+  account: TestAccount;
+}
+
+/** What a test may add to a movement it sends as a holder. */
+export interface MoveOptions {
+  /** The Idempotency-Key header, when the test sends one. */
+  key?: string;
+  /** The step-up code (`stepUpCode`), when the test sends one. */
+  code?: string;
+  /** A TPIN other than the account's, as sent (text or a number); the account's own is sent as a number. */
+  tpin?: string | number;
+}
+
+const moveExtras = (options: MoveOptions) => ({
+  ...(options.tpin === undefined ? {} : { tpin: options.tpin }),
+  ...(options.code === undefined ? {} : { stepUpCode: options.code }),
+});
+
+/** POST /v1/account/transfer_balance: `amount` (major units, as sent) from the holder's account to `to`, by the holder. */
+export function transferAs(from: TestHolder, to: Pick<TestAccount, 'userName'>, amount: number | string, options: MoveOptions = {}) {
+  return api('POST', '/v1/account/transfer_balance', {
+    token: from.user.token,
+    headers: options.key ? { 'idempotency-key': options.key } : {},
+    body: {
+      userId: from.user.userId,
+      debitAccountKey: from.account.userName,
+      creditAccountKey: to.userName,
+      currency: 'USD',
+      balance: amount,
+      tpin: Number(from.account.tpin),
+      ...moveExtras(options),
+    },
+  });
+}
+
+/**
+ * A valid bank withdrawal body to a US bank (021000021 is a real ABA routing number with a valid
+ * check digit); `overrides` for another bank or a field under test.
+ */
+export function withdrawalBodyFor(h: TestHolder, amount: number | string, overrides: Record<string, unknown> = {}) {
+  return {
+    accountNumber: h.account.accountNumber,
+    userId: h.user.userId,
+    tpin: Number(h.account.tpin),
+    country: 'United States',
+    bankName: 'First Test Bank',
+    branchName: '',
+    accountType: 'checking',
+    bankAccountNumber: '000123456789',
+    routingNumber: '021000021',
+    accountHolderName: 'Test Holder',
+    currency: 'USD',
+    amount,
+    ...overrides,
+  };
+}
+
+/** The fields of a withdrawal to a bank in Bangladesh (a branch name, no account type), over `withdrawalBodyFor`'s. */
+export const bangladeshBank = { country: 'Bangladesh', bankName: 'Dhaka Test Bank', branchName: 'Gulshan', routingNumber: '123456789' };
+
+/** POST /v1/bank-withdraw/create: `amount` (major units, as sent) from the holder's account, by the holder; `body` overrides fields. */
+export function withdrawAs(h: TestHolder, amount: number | string, options: MoveOptions & { body?: Record<string, unknown> } = {}) {
+  return api('POST', '/v1/bank-withdraw/create', {
+    token: h.user.token,
+    headers: options.key ? { 'idempotency-key': options.key } : {},
+    body: withdrawalBodyFor(h, amount, { ...moveExtras(options), ...options.body }),
+  });
 }

@@ -99,3 +99,49 @@ export async function createPayment(store: TestStore, overrides: Record<string, 
   if (response.status !== 200) throw new Error(`web-pay failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data.paymentId as string;
 }
+
+/** A payment link (a payment request) as the tests hold it. */
+export interface TestLink {
+  id: string;
+  pRequestURLId: string;
+}
+
+/** A valid POST /v1/payment-request/create body on `account`: a fixed US$ 20.00 link, by card or wallet. */
+export function linkBodyFor(account: Pick<TestAccount, 'accountNumber' | 'tpin'>, overrides: Record<string, unknown> = {}) {
+  return {
+    paymentPurpose: 'Pottery class',
+    tpin: account.tpin,
+    accountNumber: account.accountNumber,
+    amount: { type: 'fixed', currency: 'USD', value: 20 },
+    isUseLimit: false,
+    reference: 'POT-1',
+    paymentMethods: ['Card', 'Kestrel'],
+    ...overrides,
+  };
+}
+
+/** The link a POST /v1/payment-request/create answer made; an error unless it was 201. */
+export function createdLink(response: { status: number; body: any }): TestLink {
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { id: response.body.data._id as string, pRequestURLId: response.body.data.pRequestURLId as string };
+}
+
+/** A payment of `amount` for the store, paid by card; answers its paymentId (an error unless the card payment answered 200). */
+export async function paidByCard(store: TestStore, amount: number, number = '4242424242424242'): Promise<string> {
+  const paymentId = await createPayment(store, { amount });
+  const paid = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card(number) });
+  if (paid.status !== 200) throw new Error(`card pay failed: ${paid.status} ${JSON.stringify(paid.body)}`);
+  return paymentId;
+}
+
+/** The store's callback deliveries, oldest first. */
+export async function callbackDeliveriesOf(store: Pick<TestStore, 'storeId'>) {
+  const { db } = await testServer();
+  return db
+    .selectFrom('callbackDeliveries')
+    .innerJoin('stores', 'stores.id', 'callbackDeliveries.storeId')
+    .selectAll('callbackDeliveries')
+    .where('stores.storeId', '=', store.storeId)
+    .orderBy('callbackDeliveries.id')
+    .execute();
+}

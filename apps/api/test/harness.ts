@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { buildApp, type BuildAppOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -31,6 +31,27 @@ export function testDatabase(): Promise<DatabaseHandle> {
   return databasePromise;
 }
 
+/**
+ * A fresh, migrated in-memory database of the calling test file's own, opened before its tests
+ * and closed after them: for what only runs on an empty database (the demo data set).
+ */
+export function freshDatabase(): { readonly db: Db } {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    handle = await openDatabase({});
+    await migrate(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+  return {
+    get db() {
+      if (!handle) throw new Error('the fresh database opens in beforeAll');
+      return handle.db;
+    },
+  };
+}
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-test-'));
   const base = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SECRET_KEY: 'x'.repeat(64), LOG_LEVEL: 'silent', RATE_LIMITS: 'off' });
@@ -45,14 +66,31 @@ export function testServer(): Promise<TestServer> {
     // URLs at store creation; the tests of the refusal start an app with the production default.
     const config = testConfig({ allowPrivateCallbacks: true });
     const app = await buildApp({ config, db: handle.db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    const baseUrl = `http://127.0.0.1:${address.port}`;
+    const baseUrl = await listenOnLoopback(app);
     config.publicUrl = baseUrl;
     return { app, db: handle.db, config, baseUrl, databaseKind: handle.kind };
   })();
   return serverPromise;
+}
+
+/** Starts the app listening on a random loopback port; answers its base URL. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+/**
+ * Another app on the test database (as another API process on it would be), with `overrides` on
+ * the test settings and a card processor of its own when given, listening on loopback. The
+ * caller closes it.
+ */
+export async function extraTestApp(overrides: Partial<Config> = {}, options: Pick<BuildAppOptions, 'cardProcessor'> = {}): Promise<{ app: FastifyInstance; config: Config; baseUrl: string }> {
+  const { db } = await testServer();
+  const config = testConfig(overrides);
+  const app = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web'), ...options });
+  return { app, config, baseUrl: await listenOnLoopback(app) };
 }
 
 export interface ApiResponse<T = any> {
@@ -78,6 +116,11 @@ export async function api<T = any>(method: string, urlPath: string, options: Cal
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
+  return answerOf<T>(response);
+}
+
+/** A fetch response as status, body (parsed JSON; the text when it is not JSON) and headers. */
+export async function answerOf<T = any>(response: Response): Promise<ApiResponse<T>> {
   const text = await response.text();
   let body: unknown = text;
   try {

@@ -59,6 +59,37 @@ export function fundWallet(db: Db, accountId: string, cents: number) {
   );
 }
 
+/** A wallet-to-wallet transfer straight through the ledger (no HTTP, no TPIN), with a fee to revenue when `feeCents` is given. */
+export function moveBetweenWallets(db: Db, from: string, to: string, cents: number, feeCents = 0) {
+  return inTransaction(db, (trx) =>
+    postTransaction(trx, {
+      kind: 'transfer',
+      transactionFor: 'Test transfer',
+      currency: 'USD',
+      amountCents: asCents(cents),
+      feeCents: asCents(feeCents),
+      postings: [
+        { party: { walletAccountId: from }, amountCents: asCents(-(cents + feeCents)) },
+        { party: { walletAccountId: to }, amountCents: asCents(cents) },
+        ...(feeCents > 0 ? [{ party: { system: SYSTEM_ACCOUNTS.feeRevenue }, amountCents: asCents(feeCents) }] : []),
+      ],
+    }),
+  );
+}
+
+/** The postings of one ledger transaction, as [system code or wallet account id, cents], sorted. */
+export async function postingsOf(tnxId: string): Promise<[string, number][]> {
+  const { db } = await testServer();
+  const rows = await db
+    .selectFrom('ledgerPostings')
+    .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'ledgerPostings.ledgerTransactionId')
+    .innerJoin('ledgerAccounts', 'ledgerAccounts.id', 'ledgerPostings.ledgerAccountId')
+    .select(['ledgerPostings.amountCents', 'ledgerAccounts.systemCode', 'ledgerAccounts.accountId'])
+    .where('ledgerTransactions.transactionId', '=', tnxId)
+    .execute();
+  return rows.map((row): [string, number] => [row.systemCode ?? row.accountId ?? '?', row.amountCents]).sort();
+}
+
 /** A wallet's balance as the API shows it (the wallet_balances view: folded part plus pending credits). */
 export async function walletCents(accountId: string): Promise<number> {
   const { db } = await testServer();

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { card, createStore, webPayBodyFor, type TestStore } from './gateway-fixtures.ts';
+import { card, createStore, linkBodyFor, webPayBodyFor, type TestStore } from './gateway-fixtures.ts';
 import { createAccount, createUser, type TestAccount, type TestUser } from './factories.ts';
 import { api, testConfig, testDatabase } from './harness.ts';
 
@@ -155,16 +155,7 @@ describe('GET /payment-request/{id}: a payment link, rendered on the server', ()
   async function newLink(overrides: Record<string, unknown> = {}) {
     const response = await api('POST', '/v1/payment-request/create', {
       token: owner.token,
-      body: {
-        paymentPurpose: 'Guitar lessons',
-        tpin: ownerAccount.tpin,
-        accountNumber: ownerAccount.accountNumber,
-        amount: { type: 'fixed', currency: 'USD', value: 42.75 },
-        isUseLimit: false,
-        reference: 'INV-42',
-        paymentMethods: ['Card', 'Kestrel'],
-        ...overrides,
-      },
+      body: linkBodyFor(ownerAccount, { paymentPurpose: 'Guitar lessons', amount: { type: 'fixed', currency: 'USD', value: 42.75 }, reference: 'INV-42', ...overrides }),
     });
     expect(response.status).toBe(201);
     return { id: response.body.data._id as string, pRequestURLId: response.body.data.pRequestURLId as string };

@@ -1,14 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import path from 'node:path';
 import { asCents, messages } from '@kestrel/shared';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import type { Db } from '../src/db/database.ts';
@@ -17,7 +15,7 @@ import { login } from '../src/modules/auth/auth.service.ts';
 import { hashToken } from '../src/security/tokens.ts';
 import { transferBalance } from '../src/modules/transfers/transfers.service.ts';
 import { createAccount, createUser, fundAccount, registerBodyFor, type TestAccount } from './factories.ts';
-import { api, testConfig, testServer } from './harness.ts';
+import { extraTestApp, answerOf, api, testConfig, testServer } from './harness.ts';
 
 /**
  * Issue 8 (security hardening): one test per finding, named after it. Tests that need rate
@@ -37,14 +35,9 @@ afterAll(async () => {
 });
 
 async function startApp(overrides: Partial<Config>): Promise<ExtraApp> {
-  const { db } = await testServer();
-  const config = testConfig(overrides);
-  const app = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, baseUrl } = await extraTestApp(overrides);
   extraApps.push(app);
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return { app, baseUrl: `http://127.0.0.1:${address.port}` };
+  return { app, baseUrl };
 }
 
 /** An address no other test uses (documentation and private ranges). */
@@ -57,15 +50,7 @@ async function call(base: string, method: string, urlPath: string, options: { bo
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = options.token;
   if (options.from) headers['x-forwarded-for'] = options.from;
-  const response = await fetch(`${base}${urlPath}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, body, headers: response.headers };
+  return answerOf(await fetch(`${base}${urlPath}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }));
 }
 
 async function sessionIp(db: Db, token: string): Promise<string | null> {

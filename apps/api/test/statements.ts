@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { vi } from 'vitest';
+import { api, testServer } from './harness.ts';
 
 /**
  * Records every statement this process sends to the database (PostgreSQL or the PGlite
@@ -15,4 +16,16 @@ export function recordStatements(): { texts: string[]; stop: () => void } {
     return (query as (...rest: unknown[]) => unknown).apply(this, args);
   } as never);
   return { texts, stop: () => spy.mockRestore() };
+}
+
+/** One request through `api` and the statements it sent (the test server is started first, so its start-up is not counted). */
+export async function countedCall(method: string, path: string, options: Parameters<typeof api>[2]) {
+  await testServer();
+  const recording = recordStatements();
+  try {
+    const response = await api(method, path, options);
+    return { response, texts: recording.texts };
+  } finally {
+    recording.stop();
+  }
 }

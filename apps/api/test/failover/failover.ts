@@ -18,35 +18,26 @@
  * `--pgbouncer` (`npm run test:pgbouncer`): no formation; the same clients and checks through
  * PgBouncer in transaction mode with two API processes (README "Behind PgBouncer").
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { asCents, negateCents } from '@kestrel/shared';
+import { asCents } from '@kestrel/shared';
 import { openDatabase, type Db } from '../../src/db/database.ts';
-import { inTransaction } from '../../src/db/transaction.ts';
-import { postTransaction, SYSTEM_ACCOUNTS } from '../../src/modules/ledger/ledger.service.ts';
 import { ensureOperator } from '../../src/modules/operator/operator.service.ts';
 import { gatewayFeeCents } from '../../src/modules/payments/fees.ts';
-
-const run = promisify(execFile);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const apiDir = path.resolve(here, '../..');
-const repoDir = path.resolve(apiDir, '../..');
-const formationScript = path.join(repoDir, 'scripts/ha/formation.sh');
+import { storeFields, storeImages, webPayBodyFor } from '../gateway-fixtures.ts';
+import { fundWallet } from '../ledger-fixtures.ts';
+import { childrenOf } from '../processes.ts';
+import { apiDir, call, createHolder, expectStatus, formationAt, healthy, isPrimary, isSecondary, log, repoDir, run, startApi, stopApis, type Answer, type Holder, type Node } from './ha-harness.ts';
 
 /** A formation of its own (directory, ports), so a development formation on the defaults is left alone. */
-const haDir = process.env.KESTREL_HA_DIR ?? '/tmp/kestrel-failover-test';
-const basePort = Number(process.env.KESTREL_HA_PORT ?? 5460);
-const formationEnv = { ...process.env, KESTREL_HA_DIR: haDir, KESTREL_HA_PORT: String(basePort) };
-const monitorUrl = `postgres://postgres@127.0.0.1:${basePort}/pg_auto_failover`;
+const formation = formationAt('/tmp/kestrel-failover-test', 5460);
+const haDir = formation.dir;
+const basePort = formation.basePort;
 const secretKey = 'failover-test-'.padEnd(64, 'k');
 const CLIENTS = 16;
 const OPENING_CENTS = 1_000_000;
@@ -56,62 +47,6 @@ const feeOf = (cents: number) => gatewayFeeCents(asCents(cents), asCents(0), '2.
 const LOST_MACHINE_BUDGET_S = 15;
 /** A request not acknowledged after this is a failure of the test. */
 const GIVE_UP_MS = 90_000;
-
-const started: ChildProcess[] = [];
-const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 23)}] ${line}`);
-
-async function formation(command: string): Promise<string> {
-  const { stdout } = await run('bash', [formationScript, command], { env: formationEnv, maxBuffer: 10_000_000 });
-  return stdout.trim();
-}
-
-interface Node {
-  name: string;
-  port: number;
-  reported: string;
-  goal: string;
-}
-
-async function nodes(): Promise<Node[]> {
-  const client = new pg.Client({ connectionString: monitorUrl, connectionTimeoutMillis: 2_000 });
-  await client.connect();
-  try {
-    const { rows } = await client.query<Node>(
-      'SELECT nodename AS name, nodeport AS port, reportedstate::text AS reported, goalstate::text AS goal FROM pgautofailover.node ORDER BY nodeid',
-    );
-    return rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** Waits until the monitor says `test` of the nodes; answers them. */
-async function waitForNodes(what: string, test: (all: Node[]) => boolean, limitMs = 120_000): Promise<Node[]> {
-  const since = Date.now();
-  for (;;) {
-    const all = await nodes().catch(() => []);
-    if (all.length && test(all)) return all;
-    if (Date.now() - since > limitMs) {
-      console.error(await formation('diagnose').catch((error: Error) => error.message));
-      throw new Error(`the formation did not reach "${what}" within ${limitMs / 1000} s: ${JSON.stringify(all)}`);
-    }
-    await sleep(250);
-  }
-}
-
-const isPrimary = (node: Node) => node.reported === 'primary' && node.goal === 'primary';
-const isSecondary = (node: Node) => node.reported === 'secondary' && node.goal === 'secondary';
-const healthy = (all: Node[]) => all.some(isPrimary) && all.some(isSecondary);
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
-    );
-  } catch {
-    return [];
-  }
-}
 
 /** The pid of `pg_autoctl run --pgdata <dir>`, the node's keeper (its supervisor process). */
 function keeperPid(dir: string): number {
@@ -148,159 +83,10 @@ function loseMachine(nodeName: string): number[] {
   return tree;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startApi(databaseUrl: string, dataDir: string, extraEnv: Record<string, string> = {}): Promise<{ baseUrl: string; child: ChildProcess; logFile: string }> {
-  const port = await freePort();
-  const logFile = path.join(dataDir, 'server.log');
-  const out = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(apiDir, 'src/server.ts')], {
-    cwd: apiDir,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SECRET_KEY: secretKey,
-      NODE_ENV: 'test',
-      SEED_DEMO: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMITS: 'off',
-      // A dead host is given up on after 1 s rather than 5 s.
-      DATABASE_CONNECT_TIMEOUT_MS: '1000',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  child.stdout?.pipe(out);
-  child.stderr?.pipe(out);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const since = Date.now();
-  while (Date.now() - since < 120_000) {
-    if (child.exitCode !== null) throw new Error(`the API server exited (${child.exitCode}): see ${logFile}`);
-    const status = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => 0);
-    if (status === 200) return { baseUrl, child, logFile };
-    await sleep(250);
-  }
-  throw new Error(`the API server did not become ready: see ${logFile}`);
-}
-
-interface Answer {
-  status: number;
-  body: any;
-  headers: Headers;
-}
-
-async function call(baseUrl: string, method: string, url: string, options: { body?: unknown; form?: FormData; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers,
-    body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, body, headers: response.headers };
-}
-
-function expectStatus(answer: Answer, status: number, what: string): any {
-  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
-}
-
-interface Holder {
-  userId: string;
-  token: string;
-  accountId: string;
-  accountNumber: string;
-  userName: string;
-  accountEmail: string;
-  tpin: string;
-}
-
-let sequence = 0;
-async function createHolder(baseUrl: string, db: Db): Promise<Holder> {
-  sequence += 1;
-  const tag = `fo${process.pid}x${sequence}x${randomInt(1e9)}`;
-  const phone = () => `+1${String(randomInt(1e9, 1e10))}`;
-  const registered = expectStatus(
-    await call(baseUrl, 'POST', '/v1/user/register', {
-      body: { firstName: 'Failover', lastName: `Client ${sequence}`, email: `${tag}@example.test`, contactNumber: phone(), password: 'correct horse battery' },
-    }),
-    201,
-    'register',
-  );
-  const { _id: userId, token } = registered.data as { _id: string; token: string };
-  // The e-mail link's click, done in the database (the mail itself is not this test's subject).
-  await db.updateTable('users').set({ isEmailVerified: true }).where('id', '=', userId).execute();
-  const tpin = String(randomInt(1000, 10_000));
-  const account = expectStatus(
-    await call(baseUrl, 'POST', '/v1/account/create', {
-      headers: { authorization: token },
-      body: {
-        users: [{ userId, tpin }],
-        accountHolderName: `Failover Client ${sequence}`,
-        userName: tag,
-        accountEmail: `${tag}.acc@example.test`,
-        accountPhone: phone(),
-        accountType: 'personal',
-        identity: { type: 'nid', number: `NID${tag}` },
-        dateOfBirth: '1990-05-17',
-        address: { street: '1 Test Street', city: 'Testville', state: 'TS', zipCode: '12345', country: 'US' },
-        balance: [{ currency: 'USD' }],
-        notificationPreference: 'email',
-        occupation: 'Engineer',
-        annualIncome: '50000',
-      },
-    }),
-    201,
-    'account create',
-  ).data as { _id: string; accountNumber: string; userName: string; accountEmail: string };
-  return { userId, token, accountId: account._id, accountNumber: account.accountNumber, userName: account.userName, accountEmail: account.accountEmail, tpin };
-}
-
-/** Money enters as it does in the product: a ledger transaction from the funding system account. */
-function fund(db: Db, accountId: string, cents: number) {
-  const amount = asCents(cents);
-  return inTransaction(db, (trx) =>
-    postTransaction(trx, {
-      kind: 'funding',
-      transactionFor: 'Failover test funding',
-      currency: 'USD',
-      amountCents: amount,
-      postings: [
-        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: negateCents(amount) },
-        { party: { walletAccountId: accountId }, amountCents: amount },
-      ],
-    }),
-  );
-}
-
-/** A 1×1 PNG, for the store's logo and documents. */
-const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
 async function createStore(baseUrl: string, db: Db, owner: Holder): Promise<Record<string, string>> {
   const form = new FormData();
-  const fields = { accountKey: owner.accountNumber, tpin: owner.tpin, storeName: `Failover Shop ${process.pid}`, storeURL: 'https://shop.example.test', callbackURL: 'https://shop.example.test/kestrel/callback' };
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  for (const [field, name] of [['storeLogo', 'logo.png'], ['businessDocuments', 'licence.png'], ['businessDocuments', 'tax.png']] as const) {
-    form.append(field, new Blob([new Uint8Array(tinyPng)], { type: 'image/png' }), name);
-  }
+  for (const [key, value] of Object.entries(storeFields(owner, { storeName: `Failover Shop ${process.pid}` }))) form.append(key, value);
+  for (const file of storeImages()) form.append(file.field, new Blob([new Uint8Array(file.bytes)], { type: 'image/png' }), file.name);
   const created = expectStatus(await call(baseUrl, 'POST', '/v1/payment_gateway_store/create', { headers: { authorization: owner.token }, form }), 201, 'store create');
   const { storeId, storeKey } = created.data as { storeId: string; storeKey: string };
   const email = `ops-${process.pid}-${randomInt(1e9)}@example.test`;
@@ -380,22 +166,6 @@ async function untilAcknowledged(world: World, send: () => Promise<Answer>): Pro
 
 const move = (world: World, accountId: string, cents: number) => world.expected.set(accountId, (world.expected.get(accountId) ?? 0) + cents);
 
-let orderSequence = 0;
-const orderBody = (cents: number) => {
-  orderSequence += 1;
-  return {
-    orderId: `FO-${process.pid}-${orderSequence}`,
-    currency: 'USD',
-    amount: cents / 100,
-    customerName: 'Carol Customer',
-    customerEmail: 'carol@example.test',
-    customerPhone: '+15550109999',
-    customerAddress: '1 Market Street, Springfield',
-    productName: 'Bike bell',
-    cancelUrl: 'https://shop.example.test/cart',
-  };
-};
-
 /** One movement of `kind` by `holder`, acknowledged, and booked into the expected balances. */
 async function oneMovement(world: World, kind: Kind, holder: Holder): Promise<void> {
   const cents = randomInt(100, 1_000);
@@ -408,13 +178,13 @@ async function oneMovement(world: World, kind: Kind, holder: Holder): Promise<vo
     move(world, world.recipient.accountId, cents);
   } else if (kind === 'card payment') {
     const key = randomUUID();
-    const body = { ...orderBody(cents), type: 'card', number: '4242 4242 4242 4242', expiresIn: '12/34', cvc: '937' };
+    const body = { ...webPayBodyFor({ amount: cents / 100 }), type: 'card', number: '4242 4242 4242 4242', expiresIn: '12/34', cvc: '937' };
     const answer = await untilAcknowledged(world, () => call(world.baseUrl, 'POST', '/v1/payment/web-pay/complete/direct', { headers: { ...world.store, 'idempotency-key': key }, body }));
     world.acknowledged.push({ kind, ledgerId: answer.body.data.tnxId, cents, at: Date.now() });
     move(world, world.storeOwner.accountId, cents - feeOf(cents));
   } else {
     const createKey = randomUUID();
-    const order = orderBody(cents);
+    const order = webPayBodyFor({ amount: cents / 100 });
     const created = await untilAcknowledged(world, () => call(world.baseUrl, 'POST', '/v1/payment/web-pay', { headers: { ...world.store, 'idempotency-key': createKey }, body: order }));
     const paymentId = created.body.data.paymentId as string;
     const payKey = randomUUID();
@@ -573,14 +343,14 @@ async function loadRun(world: World, db: Db, runName: string, switchOver: () => 
 
 /** The store, the transfers' recipient and the 16 clients (each with a funded account of its own). */
 async function createWorld(baseUrl: string, db: Db): Promise<World> {
-  const storeOwner = await createHolder(baseUrl, db);
-  const recipient = await createHolder(baseUrl, db);
+  const storeOwner = await createHolder(baseUrl, db, { firstName: 'Failover', lastName: 'Client' });
+  const recipient = await createHolder(baseUrl, db, { firstName: 'Failover', lastName: 'Client' });
   const store = await createStore(baseUrl, db, storeOwner);
   const kinds: Kind[] = ['transfer', 'card payment', 'wallet payment'];
   const clients: World['clients'] = [];
   for (let i = 0; i < CLIENTS; i += 1) {
-    const holder = await createHolder(baseUrl, db);
-    await fund(db, holder.accountId, OPENING_CENTS);
+    const holder = await createHolder(baseUrl, db, { firstName: 'Failover', lastName: 'Client' });
+    await fundWallet(db, holder.accountId, OPENING_CENTS);
     // A test of failover, not of step-up: each client moves more than the US$ 1,000.00 a day an
     // account may move on the TPIN alone (README "Step-up for large movements").
     await db.updateTable('accounts').set({ stepUpThresholdCents: OPENING_CENTS * 1000 }).where('id', '=', holder.accountId).execute();
@@ -594,7 +364,7 @@ async function createWorld(baseUrl: string, db: Db): Promise<World> {
 }
 
 const pgbouncerScript = path.join(repoDir, 'scripts/ha/pgbouncer.sh');
-const pgbouncerEnv = { ...process.env, KESTREL_PGBOUNCER_DIR: '/tmp/kestrel-pgbouncer-test', KESTREL_PGBOUNCER_PORT: process.env.KESTREL_PGBOUNCER_PORT ?? '6441' };
+const pgbouncerEnv = { ...process.env, KESTREL_PGBOUNCER_DIR: process.env.KESTREL_PGBOUNCER_DIR ?? '/tmp/kestrel-pgbouncer-test', KESTREL_PGBOUNCER_PORT: process.env.KESTREL_PGBOUNCER_PORT ?? '6441' };
 let pgbouncerDatabase: { adminUrl: string; name: string } | undefined;
 
 /**
@@ -622,7 +392,7 @@ async function throughPgbouncer(): Promise<void> {
   const bouncerUrl = `postgres://postgres@127.0.0.1:${pgbouncerEnv.KESTREL_PGBOUNCER_PORT}/${name}`;
   log(`PgBouncer (transaction mode) at ${bouncerUrl}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-pgbouncer-'));
-  const api = await startApi(bouncerUrl, dataDir, { WEB_CONCURRENCY: '2', DATABASE_NAMED_STATEMENTS: 'off' });
+  const api = await startApi(bouncerUrl, dataDir, { SECRET_KEY: secretKey, WEB_CONCURRENCY: '2', DATABASE_NAMED_STATEMENTS: 'off' });
   log(`API server ${api.child.pid} (WEB_CONCURRENCY=2) at ${api.baseUrl} (log ${api.logFile})`);
   const handle = await openDatabase({ databaseUrl: bouncerUrl, poolSize: 4, namedStatements: false });
   try {
@@ -656,13 +426,13 @@ async function main(): Promise<void> {
   if (process.getuid?.() !== 0) throw new Error('run as root: the formation runs as the postgres user (runuser)');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-failover-'));
   log(`starting the formation in ${haDir} (ports ${basePort}–${basePort + 2})`);
-  await formation('destroy');
-  await formation('start');
-  log(await formation('tune'));
-  const uri = (await formation('uri')).trim();
+  await formation.command('destroy');
+  await formation.command('start');
+  log(await formation.command('tune'));
+  const uri = (await formation.command('uri')).trim();
   log(`DATABASE_URL=${uri}`);
 
-  const api = await startApi(uri, dataDir);
+  const api = await startApi(uri, dataDir, { SECRET_KEY: secretKey });
   log(`API server ${api.child.pid} at ${api.baseUrl} (log ${api.logFile})`);
   const handle = await openDatabase({ databaseUrl: uri, poolSize: 4 });
   try {
@@ -674,11 +444,11 @@ async function main(): Promise<void> {
     };
     const results: Figures[] = [];
 
-    const before = await waitForNodes('a primary and a secondary', healthy);
+    const before = await formation.waitForNodes('a primary and a secondary', healthy);
     const first = before.find(isPrimary)!;
-    results.push(await loadRun(world, handle.db, `1. perform failover from ${first.name}`, performFailover, () => waitForNodes('a primary and a secondary', healthy)));
+    results.push(await loadRun(world, handle.db, `1. perform failover from ${first.name}`, performFailover, () => formation.waitForNodes('a primary and a secondary', healthy)));
 
-    const now = await waitForNodes('a primary and a secondary', healthy);
+    const now = await formation.waitForNodes('a primary and a secondary', healthy);
     const victim = now.find(isPrimary)!;
     let killed: number[] = [];
     results.push(
@@ -690,19 +460,19 @@ async function main(): Promise<void> {
           killed = loseMachine(victim.name);
           log(`SIGKILLed ${victim.name}'s keeper, postmaster and backends: pids ${killed.join(' ')}`);
         },
-        () => waitForNodes('a new primary', (all) => all.some((node) => node.name !== victim.name && ['wait_primary', 'primary'].includes(node.reported))),
+        () => formation.waitForNodes('a new primary', (all) => all.some((node) => node.name !== victim.name && ['wait_primary', 'primary'].includes(node.reported))),
       ),
     );
 
     log(`3. ${victim.name}'s keeper started again`);
     const returnedAt = Date.now();
-    await formation('start');
-    const rejoined = await waitForNodes(`${victim.name} as the secondary`, (all) => healthy(all) && all.some((node) => node.name === victim.name && isSecondary(node)));
+    await formation.command('start');
+    const rejoined = await formation.waitForNodes(`${victim.name} as the secondary`, (all) => healthy(all) && all.some((node) => node.name === victim.name && isSecondary(node)));
     log(`${victim.name} is the secondary again after ${((Date.now() - returnedAt) / 1000).toFixed(1)} s: ${rejoined.map((n) => `${n.name} ${n.reported}`).join(', ')}`);
-    results.push(await loadRun(world, handle.db, `3. perform failover back to ${victim.name}`, performFailover, () => waitForNodes('a primary and a secondary', healthy)));
+    results.push(await loadRun(world, handle.db, `3. perform failover back to ${victim.name}`, performFailover, () => formation.waitForNodes('a primary and a secondary', healthy)));
 
     // The postmaster alone killed: its keeper is alive and starts it again in place.
-    const restarted = (await waitForNodes('a primary and a secondary', healthy)).find(isPrimary)!;
+    const restarted = (await formation.waitForNodes('a primary and a secondary', healthy)).find(isPrimary)!;
     results.push(
       await loadRun(
         world,
@@ -713,7 +483,7 @@ async function main(): Promise<void> {
           process.kill(pid, 'SIGKILL');
           log(`SIGKILLed ${restarted.name}'s postmaster (pid ${pid}); its keeper runs on`);
         },
-        () => waitForNodes('a primary and a secondary', healthy),
+        () => formation.waitForNodes('a primary and a secondary', healthy),
       ),
     );
 
@@ -755,13 +525,7 @@ async function main(): Promise<void> {
 }
 
 async function cleanUp(): Promise<void> {
-  for (const child of started) {
-    if (child.exitCode === null && child.pid) {
-      child.kill('SIGTERM');
-      await Promise.race([new Promise((resolve) => child.once('exit', resolve)), sleep(5_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-  }
+  await stopApis();
   if (process.argv.includes('--pgbouncer')) {
     await run('bash', [pgbouncerScript, 'stop'], { env: pgbouncerEnv }).catch((error: unknown) => console.error(`pgbouncer stop: ${String(error)}`));
     if (pgbouncerDatabase) {
@@ -771,7 +535,7 @@ async function cleanUp(): Promise<void> {
     }
     return;
   }
-  if (process.env.KEEP_FORMATION !== '1') await formation('destroy').catch((error: unknown) => console.error(`formation destroy: ${String(error)}`));
+  if (process.env.KEEP_FORMATION !== '1') await formation.command('destroy').catch((error: unknown) => console.error(`formation destroy: ${String(error)}`));
 }
 
 process.on('SIGINT', () => {

@@ -16,146 +16,29 @@
  *      and alice still finds each transfer in her next list.
  * Bounded: the whole run gives up after TEST_LIMIT_MS; the formation is destroyed at the end.
  */
-import { execFile } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import pino from 'pino';
-import { asCents } from '@kestrel/shared';
 import { loadConfig } from '../../src/config.ts';
-import type { Db } from '../../src/db/database.ts';
 import type { ReadCounts } from '../../src/db/read-routing.ts';
-import { inTransaction } from '../../src/db/transaction.ts';
-import { postTransaction, SYSTEM_ACCOUNTS } from '../../src/modules/ledger/ledger.service.ts';
 import { startServer, type RunningServer } from '../../src/start.ts';
+import { fundWallet } from '../ledger-fixtures.ts';
+import { call, createHolder, expectStatus, formationAt, log, query, run, type Holder } from './ha-harness.ts';
 
-const run = promisify(execFile);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoDir = path.resolve(here, '../../../..');
-const formationScript = path.join(repoDir, 'scripts/ha/formation.sh');
-
-const haDir = process.env.KESTREL_HA_DIR ?? '/tmp/kestrel-read-routing-test';
-const basePort = Number(process.env.KESTREL_HA_PORT ?? 5470);
-const formationEnv = { ...process.env, KESTREL_HA_DIR: haDir, KESTREL_HA_PORT: String(basePort) };
-const monitorUrl = `postgres://postgres@127.0.0.1:${basePort}/pg_auto_failover`;
+const formation = formationAt('/tmp/kestrel-read-routing-test', 5470);
+const haDir = formation.dir;
+const basePort = formation.basePort;
 /** Transfers (each followed by the lists) per phase. */
 const ROUNDS = Number(process.env.READ_ROUTING_ROUNDS ?? 60);
 const TEST_LIMIT_MS = 8 * 60_000;
 
-const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 23)}] ${line}`);
-
 function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(`FAILED: ${what}`);
   log(`ok: ${what}`);
-}
-
-async function formation(command: string): Promise<string> {
-  const { stdout } = await run('bash', [formationScript, command], { env: formationEnv, maxBuffer: 10_000_000 });
-  return stdout.trim();
-}
-
-async function query<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  await client.connect();
-  try {
-    return (await client.query<R>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-async function call(baseUrl: string, method: string, url: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
-function expectStatus(answer: Answer, status: number, what: string): any {
-  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
-}
-
-interface Holder {
-  userId: string;
-  token: string;
-  accountId: string;
-  accountNumber: string;
-  userName: string;
-  tpin: string;
-}
-
-let sequence = 0;
-async function createHolder(baseUrl: string, db: Db): Promise<Holder> {
-  sequence += 1;
-  const tag = `rr${process.pid}x${sequence}x${randomInt(1e9)}`;
-  const phone = () => `+1${String(randomInt(1e9, 1e10))}`;
-  const registered = expectStatus(
-    await call(baseUrl, 'POST', '/v1/user/register', {
-      body: { firstName: 'Reader', lastName: `Number ${sequence}`, email: `${tag}@example.test`, contactNumber: phone(), password: 'correct horse battery' },
-    }),
-    201,
-    'register',
-  );
-  const { _id: userId, token } = registered.data as { _id: string; token: string };
-  // The e-mail link's click, done in the database (the mail is not this test's subject).
-  await db.updateTable('users').set({ isEmailVerified: true }).where('id', '=', userId).execute();
-  const tpin = String(randomInt(1000, 10_000));
-  const account = expectStatus(
-    await call(baseUrl, 'POST', '/v1/account/create', {
-      headers: { authorization: token },
-      body: {
-        users: [{ userId, tpin }],
-        accountHolderName: `Reader Number ${sequence}`,
-        userName: tag,
-        accountEmail: `${tag}.acc@example.test`,
-        accountPhone: phone(),
-        accountType: 'personal',
-        identity: { type: 'nid', number: `NID${tag}` },
-        dateOfBirth: '1990-05-17',
-        address: { street: '1 Test Street', city: 'Testville', state: 'TS', zipCode: '12345', country: 'US' },
-        balance: [{ currency: 'USD' }],
-        notificationPreference: 'email',
-        occupation: 'Engineer',
-        annualIncome: '50000',
-      },
-    }),
-    201,
-    'account create',
-  ).data as { _id: string; accountNumber: string; userName: string };
-  return { userId, token, accountId: account._id, accountNumber: account.accountNumber, userName: account.userName, tpin };
-}
-
-function fund(db: Db, accountId: string, cents: number) {
-  return inTransaction(db, (trx) =>
-    postTransaction(trx, {
-      kind: 'funding',
-      transactionFor: 'Read-routing test funding',
-      currency: 'USD',
-      amountCents: asCents(cents),
-      postings: [
-        { party: { system: SYSTEM_ACCOUNTS.funding }, amountCents: asCents(-cents) },
-        { party: { walletAccountId: accountId }, amountCents: asCents(cents) },
-      ],
-    }),
-  );
 }
 
 /** The newest transaction id in a holder's list. */
@@ -215,18 +98,18 @@ async function rounds(world: World, label: string): Promise<{ alice: ReadCounts;
 async function main(): Promise<void> {
   const limit = setTimeout(() => {
     console.error(`read-routing test: still running after ${TEST_LIMIT_MS / 1000} s; giving up`);
-    void formation('destroy').finally(() => process.exit(1));
+    void formation.command('destroy').finally(() => process.exit(1));
   }, TEST_LIMIT_MS);
   limit.unref();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kestrel-read-routing-'));
   let server: RunningServer | undefined;
   try {
     log(`formation in ${haDir}, ports ${basePort}-${basePort + 2}`);
-    await formation('destroy');
-    const started = await formation('start');
+    await formation.command('destroy');
+    const started = await formation.command('start');
     const databaseUrl = /DATABASE_URL=(\S+)/.exec(started)?.[1];
     if (!databaseUrl) throw new Error(`no DATABASE_URL from formation.sh start:\n${started}`);
-    const [secondary] = await query<{ name: string; port: number }>(monitorUrl, "SELECT nodename AS name, nodeport AS port FROM pgautofailover.node WHERE reportedstate = 'secondary'");
+    const secondary = (await formation.nodes()).find((node) => node.reported === 'secondary');
     if (!secondary) throw new Error('the formation has no secondary');
     const readUrl = `postgres://postgres@127.0.0.1:${secondary.port}/kestrel`;
     const [recovery] = await query<{ standby: boolean }>(readUrl, 'SELECT pg_is_in_recovery() AS standby');
@@ -249,11 +132,12 @@ async function main(): Promise<void> {
     const address = server.app.server.address() as AddressInfo;
     const baseUrl = `http://127.0.0.1:${address.port}`;
     const db = server.database.db;
-    const alice = await createHolder(baseUrl, db);
-    const bob = await createHolder(baseUrl, db);
-    const carol = await createHolder(baseUrl, db);
-    await fund(db, alice.accountId, 1_000_000);
-    await fund(db, carol.accountId, 5_000);
+    const reader = { firstName: 'Reader', lastName: 'Number' };
+    const alice = await createHolder(baseUrl, db, reader);
+    const bob = await createHolder(baseUrl, db, reader);
+    const carol = await createHolder(baseUrl, db, reader);
+    await fundWallet(db, alice.accountId, 1_000_000);
+    await fundWallet(db, carol.accountId, 5_000);
     // carol's list as the primary has it; it must read the same wherever it is read.
     const carolList = JSON.stringify(
       expectStatus(await call(baseUrl, 'GET', `/v1/transaction/account/${carol.accountNumber}`, { headers: { authorization: carol.token } }), 200, 'carol list').data,
@@ -305,7 +189,7 @@ async function main(): Promise<void> {
     check(stopped.standby === 0 && stopped.primaryUnavailable === reads, `with the standby stopped every one of ${reads} reads answered 200 from the primary`);
 
     // 4. The standby back (its keeper started again; it catches up): reads go to it again, without a restart of the API.
-    await formation('start');
+    await formation.command('start');
     const backSince = Date.now();
     const standbyBefore = counts.standby;
     while (counts.standby === standbyBefore) {
@@ -319,7 +203,7 @@ async function main(): Promise<void> {
     log('read-routing test passed');
   } finally {
     await server?.stop().catch((error: unknown) => log(`server stop: ${(error as Error).message}`));
-    await formation('destroy').catch((error: unknown) => log(`formation destroy: ${(error as Error).message}`));
+    await formation.command('destroy').catch((error: unknown) => log(`formation destroy: ${(error as Error).message}`));
     rmSync(dataDir, { recursive: true, force: true });
     clearTimeout(limit);
   }

@@ -1,12 +1,9 @@
 import { randomInt } from 'node:crypto';
-import path from 'node:path';
 import { messages } from '@kestrel/shared';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import type { Config } from '../../config.ts';
 import { createUser, type TestUser } from '../../../test/factories.ts';
-import { testConfig, testServer } from '../../../test/harness.ts';
+import { extraTestApp } from '../../../test/harness.ts';
 import { DEVICE_COOKIE } from './device-cookie.ts';
 import { attemptsWithin, LOGIN_THROTTLE } from './login-throttle.ts';
 
@@ -24,15 +21,9 @@ afterAll(async () => {
 let started: Promise<string> | undefined;
 function limitedApp(): Promise<string> {
   started ??= (async () => {
-    const { db } = await testServer();
-    const overrides: Partial<Config> = { rateLimits: true, trustProxy: ['127.0.0.1'] };
-    const config = testConfig(overrides);
-    const app = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { app, baseUrl } = await extraTestApp({ rateLimits: true, trustProxy: ['127.0.0.1'] });
     apps.push(app);
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    return `http://127.0.0.1:${address.port}`;
+    return baseUrl;
   })();
   return started;
 }

@@ -1,11 +1,9 @@
 import { randomInt } from 'node:crypto';
-import path from 'node:path';
 import { messages } from '@kestrel/shared';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
 import { createUser, latestMailTo, unique } from '../../../test/factories.ts';
-import { api, testConfig, testServer } from '../../../test/harness.ts';
+import { extraTestApp, api, testServer } from '../../../test/harness.ts';
 import { RESET_THROTTLE } from './login-throttle.ts';
 
 /** Asks for a reset link and answers the token in the mailed link. */
@@ -141,14 +139,9 @@ describe('issue 25: the reset routes are limited per address', () => {
   });
 
   async function limitedApp(): Promise<string> {
-    const { db } = await testServer();
-    const config = testConfig({ rateLimits: true, trustProxy: ['127.0.0.1'] });
-    const app = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { app, baseUrl } = await extraTestApp({ rateLimits: true, trustProxy: ['127.0.0.1'] });
     apps.push(app);
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    return `http://127.0.0.1:${address.port}`;
+    return baseUrl;
   }
 
   it('one address asking for many e-mails, or trying many links, is slowed after 20', { timeout: 60_000 }, async () => {

@@ -1,9 +1,9 @@
 import { STEP_UP_CODE_MAX_ATTEMPTS, STEP_UP_CODES_PER_HOUR, STEP_UP_THRESHOLD_CENTS, stepUpMessages } from '@kestrel/shared';
-import { Secret, TOTP } from 'otpauth';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { createHolder, transferAs, withdrawAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { api, testServer } from '../../../test/harness.ts';
+import { codeOf, nextStep, useSteppedClock } from '../../../test/totp.ts';
 import { createStore, webPayBodyFor } from '../../../test/gateway-fixtures.ts';
 
 /*
@@ -16,57 +16,10 @@ import { createStore, webPayBodyFor } from '../../../test/gateway-fixtures.ts';
 
 type Holder = { user: TestUser; account: TestAccount };
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const nextStep = () => vi.setSystemTime(Date.now() + 30_000);
-const codeOf = (secret: string, timestamp = Date.now()) =>
-  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+useSteppedClock();
 
 let keys = 0;
 const newKey = () => `step-up-${Date.now()}-${++keys}`;
-
-function transfer(from: Holder, to: TestAccount, amount: number | string, options: { key?: string; code?: string; tpin?: string } = {}) {
-  return api('POST', '/v1/account/transfer_balance', {
-    token: from.user.token,
-    headers: options.key ? { 'idempotency-key': options.key } : {},
-    body: {
-      userId: from.user.userId,
-      debitAccountKey: from.account.userName,
-      creditAccountKey: to.userName,
-      currency: 'USD',
-      balance: amount,
-      tpin: options.tpin ?? from.account.tpin,
-      ...(options.code === undefined ? {} : { stepUpCode: options.code }),
-    },
-  });
-}
-
-function withdraw(h: Holder, amount: number, options: { key?: string; code?: string } = {}) {
-  return api('POST', '/v1/bank-withdraw/create', {
-    token: h.user.token,
-    headers: options.key ? { 'idempotency-key': options.key } : {},
-    body: {
-      accountNumber: h.account.accountNumber,
-      userId: h.user.userId,
-      tpin: h.account.tpin,
-      country: 'United States',
-      bankName: 'First Test Bank',
-      branchName: '',
-      accountType: 'checking',
-      bankAccountNumber: '000123456789',
-      routingNumber: '021000021',
-      accountHolderName: 'Test Holder',
-      currency: 'USD',
-      amount,
-      ...(options.code === undefined ? {} : { stepUpCode: options.code }),
-    },
-  });
-}
 
 async function balanceCents(h: Holder): Promise<number> {
   const response = await api('GET', `/v1/account/${h.account.accountNumber}`, { token: h.user.token });
@@ -119,7 +72,7 @@ describe('step-up for large movements', () => {
   it('below the threshold nothing changes: US$ 1,000.00 exactly moves on the TPIN alone, and no code is mailed', async () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();
-    const response = await transfer(alice, bob.account, '1000.00');
+    const response = await transferAs(alice, bob.account, '1000.00');
     expect(response.status).toBe(200);
     expect(response.body.message).toBe('Fund transfer successfull');
     expect(await balanceCents(alice)).toBe(400_000);
@@ -130,7 +83,7 @@ describe('step-up for large movements', () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();
     const key = newKey();
-    const refused = await transfer(alice, bob.account, '1000.01', { key });
+    const refused = await transferAs(alice, bob.account, '1000.01', { key });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ status: 'error', code: 'step_up_required', error: stepUpMessages.requiredEmail });
     expect(await balanceCents(alice)).toBe(500_000);
@@ -141,11 +94,11 @@ describe('step-up for large movements', () => {
     expect(mail.text).toContain('within 10 minutes');
     expect(mail.html).toContain(mail.code);
 
-    const through = await transfer(alice, bob.account, '1000.01', { key, code: mail.code });
+    const through = await transferAs(alice, bob.account, '1000.01', { key, code: mail.code });
     expect(through.status).toBe(200);
     expect(through.body.data).toMatchObject({ amount: 1000.01, balance: 3999.99 });
     // The same key again (with or without the code): the first answer, no second movement.
-    const replay = await transfer(alice, bob.account, '1000.01', { key, code: mail.code });
+    const replay = await transferAs(alice, bob.account, '1000.01', { key, code: mail.code });
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.data.transactionId).toBe(through.body.data.transactionId);
@@ -159,11 +112,11 @@ describe('step-up for large movements', () => {
     const bob = await createHolder();
     await db.insertInto('passkeys').values({ id: `passkey-${alice.user.userId}`, userId: alice.user.userId, name: 'Phone', publicKey: 'not-used-here', transports: [] }).execute();
     const key = newKey();
-    const refused = await transfer(alice, bob.account, 1500, { key });
+    const refused = await transferAs(alice, bob.account, 1500, { key });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'step_up_required', error: stepUpMessages.requiredEmail });
     const { code } = await mailedCode(alice.user);
-    const through = await transfer(alice, bob.account, 1500, { key, code });
+    const through = await transferAs(alice, bob.account, 1500, { key, code });
     expect(through.status).toBe(200);
     expect(await balanceCents(alice)).toBe(350_000);
   });
@@ -171,10 +124,10 @@ describe('step-up for large movements', () => {
   it('a mailed code used twice is refused (403 step_up_invalid) and a new one is mailed', async () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();
-    await transfer(alice, bob.account, 1500);
+    await transferAs(alice, bob.account, 1500);
     const { code } = await mailedCode(alice.user);
-    expect((await transfer(alice, bob.account, 1500, { code })).status).toBe(200);
-    const again = await transfer(alice, bob.account, 1500, { code });
+    expect((await transferAs(alice, bob.account, 1500, { code })).status).toBe(200);
+    const again = await transferAs(alice, bob.account, 1500, { code });
     expect(again.status).toBe(403);
     expect(again.body).toMatchObject({ code: 'step_up_invalid', error: stepUpMessages.expiredEmail, fields: { stepUpCode: stepUpMessages.expiredEmail } });
     expect(await stepUpMailCount(alice.user)).toBe(2);
@@ -185,36 +138,36 @@ describe('step-up for large movements', () => {
   it('an expired mailed code is refused; the new one mailed then works', async () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();
-    await transfer(alice, bob.account, 1500);
+    await transferAs(alice, bob.account, 1500);
     const { code } = await mailedCode(alice.user);
     const { db } = await testServer();
     await db.updateTable('stepUpCodes').set({ expiresAt: sql<Date>`now() - interval '1 second'` }).where('userId', '=', alice.user.userId).execute();
-    const expired = await transfer(alice, bob.account, 1500, { code });
+    const expired = await transferAs(alice, bob.account, 1500, { code });
     expect(expired.status).toBe(403);
     expect(expired.body).toMatchObject({ code: 'step_up_invalid', error: stepUpMessages.expiredEmail });
     expect(await balanceCents(alice)).toBe(500_000);
     const fresh = await mailedCode(alice.user);
     expect(fresh.code === code ? 'same' : 'new').toBe('new');
-    expect((await transfer(alice, bob.account, 1500, { code: fresh.code })).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 1500, { code: fresh.code })).status).toBe(200);
     expect(await balanceCents(alice)).toBe(350_000);
   });
 
   it(`too many wrong tries: ${STEP_UP_CODE_MAX_ATTEMPTS} wrong codes spend the mailed one, and the right one is refused after them`, async () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();
-    await transfer(alice, bob.account, 1500);
+    await transferAs(alice, bob.account, 1500);
     const { code } = await mailedCode(alice.user);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let left = STEP_UP_CODE_MAX_ATTEMPTS - 1; left >= 1; left--) {
-      const response = await transfer(alice, bob.account, 1500, { code: wrong });
+      const response = await transferAs(alice, bob.account, 1500, { code: wrong });
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ code: 'step_up_invalid', error: stepUpMessages.invalidEmail(left) });
     }
-    const last = await transfer(alice, bob.account, 1500, { code: wrong });
+    const last = await transferAs(alice, bob.account, 1500, { code: wrong });
     expect(last.status).toBe(403);
     expect(last.body).toMatchObject({ code: 'step_up_invalid', error: stepUpMessages.tooManyEmail });
     // The first code is spent: the right digits no longer move money (a new code was mailed).
-    const late = await transfer(alice, bob.account, 1500, { code });
+    const late = await transferAs(alice, bob.account, 1500, { code });
     expect(late.status).toBe(403);
     expect(late.body.code).toBe('step_up_invalid');
     expect(await balanceCents(alice)).toBe(500_000);
@@ -223,9 +176,9 @@ describe('step-up for large movements', () => {
   it('a mailed code is good only for the movement it was sent for (another amount gets a new code)', async () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();
-    await transfer(alice, bob.account, 1500);
+    await transferAs(alice, bob.account, 1500);
     const { code } = await mailedCode(alice.user);
-    const other = await transfer(alice, bob.account, 1600, { code });
+    const other = await transferAs(alice, bob.account, 1600, { code });
     expect(other.status).toBe(403);
     expect(other.body).toMatchObject({ code: 'step_up_required', error: stepUpMessages.requiredEmail });
     expect(await stepUpMailCount(alice.user)).toBe(2);
@@ -235,8 +188,8 @@ describe('step-up for large movements', () => {
   it(`mails at most ${STEP_UP_CODES_PER_HOUR} codes an hour to a person (429 step_up_rate_limited after)`, async () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();
-    for (let i = 0; i < STEP_UP_CODES_PER_HOUR; i++) expect((await transfer(alice, bob.account, 1500)).status).toBe(403);
-    const limited = await transfer(alice, bob.account, 1500);
+    for (let i = 0; i < STEP_UP_CODES_PER_HOUR; i++) expect((await transferAs(alice, bob.account, 1500)).status).toBe(403);
+    const limited = await transferAs(alice, bob.account, 1500);
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'step_up_rate_limited', error: stepUpMessages.codesRateLimited });
     expect(await stepUpMailCount(alice.user)).toBe(STEP_UP_CODES_PER_HOUR);
@@ -247,27 +200,27 @@ describe('step-up for large movements', () => {
     const bob = await createHolder();
     const { secret, recoveryCodes } = await enrol(alice);
     const key = newKey();
-    const refused = await transfer(alice, bob.account, 2000, { key });
+    const refused = await transferAs(alice, bob.account, 2000, { key });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'step_up_required', error: stepUpMessages.requiredApp });
     expect(await stepUpMailCount(alice.user)).toBe(0);
 
     nextStep();
     const code = codeOf(secret);
-    expect((await transfer(alice, bob.account, 2000, { key, code })).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 2000, { key, code })).status).toBe(200);
     // The same code (its step is spent) for another transfer: refused, nothing moves.
-    const replayed = await transfer(alice, bob.account, 2000, { key: newKey(), code });
+    const replayed = await transferAs(alice, bob.account, 2000, { key: newKey(), code });
     expect(replayed.status).toBe(403);
     expect(replayed.body).toMatchObject({ code: 'step_up_invalid', error: stepUpMessages.reusedApp });
     // A code of no step near now.
     const wrong = codeOf(secret, Date.now() + 10 * 60_000);
-    const wrongAnswer = await transfer(alice, bob.account, 2000, { key: newKey(), code: wrong === code ? '000000' : wrong });
+    const wrongAnswer = await transferAs(alice, bob.account, 2000, { key: newKey(), code: wrong === code ? '000000' : wrong });
     expect(wrongAnswer.status).toBe(403);
     expect(wrongAnswer.body).toMatchObject({ code: 'step_up_invalid', error: stepUpMessages.invalidApp });
 
     const recovery = recoveryCodes[0]!;
-    expect((await transfer(alice, bob.account, 2000, { key: newKey(), code: recovery })).status).toBe(200);
-    const recoveryAgain = await transfer(alice, bob.account, 2000, { key: newKey(), code: recovery });
+    expect((await transferAs(alice, bob.account, 2000, { key: newKey(), code: recovery })).status).toBe(200);
+    const recoveryAgain = await transferAs(alice, bob.account, 2000, { key: newKey(), code: recovery });
     expect(recoveryAgain.status).toBe(403);
     expect(recoveryAgain.body.code).toBe('step_up_invalid');
     expect(await balanceCents(alice)).toBe(600_000);
@@ -277,14 +230,14 @@ describe('step-up for large movements', () => {
   it('a stolen session plus TPIN cannot move more than the threshold in 24 hours, split into transfers and withdrawals', async () => {
     const alice = await createHolder(1_000_000);
     const mallory = await createHolder();
-    expect((await transfer(alice, mallory.account, 600)).status).toBe(200);
-    expect((await withdraw(alice, 300)).status).toBe(201);
-    expect((await transfer(alice, mallory.account, 100)).status).toBe(200);
+    expect((await transferAs(alice, mallory.account, 600)).status).toBe(200);
+    expect((await withdrawAs(alice, 300)).status).toBe(201);
+    expect((await transferAs(alice, mallory.account, 100)).status).toBe(200);
     // US$ 1,000.00 moved: one more cent, either way, needs the second factor.
-    const cent = await transfer(alice, mallory.account, '0.01');
+    const cent = await transferAs(alice, mallory.account, '0.01');
     expect(cent.status).toBe(403);
     expect(cent.body.code).toBe('step_up_required');
-    const withdrawal = await withdraw(alice, 1);
+    const withdrawal = await withdrawAs(alice, 1);
     expect(withdrawal.status).toBe(403);
     expect(withdrawal.body.code).toBe('step_up_required');
     expect(await balanceCents(alice)).toBe(900_000);
@@ -294,7 +247,7 @@ describe('step-up for large movements', () => {
   it('ten parallel transfers of US$ 200.00 on the TPIN alone move at most US$ 1,000.00', async () => {
     const alice = await createHolder(1_000_000);
     const mallory = await createHolder();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => transfer(alice, mallory.account, 200)));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => transferAs(alice, mallory.account, 200)));
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.filter((status) => status !== 200).every((status) => status === 403 || status === 429)).toBe(true);
@@ -305,22 +258,22 @@ describe('step-up for large movements', () => {
   it('movements older than 24 hours no longer count', async () => {
     const alice = await createHolder(1_000_000);
     const bob = await createHolder();
-    expect((await transfer(alice, bob.account, 1000)).status).toBe(200);
-    expect((await transfer(alice, bob.account, 1)).status).toBe(403);
+    expect((await transferAs(alice, bob.account, 1000)).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 1)).status).toBe(403);
     const { db } = await testServer();
     await db
       .updateTable('stepUpUsage')
       .set({ hour: sql<Date>`hour - interval '25 hours'` })
       .where('accountId', '=', alice.account.accountId)
       .execute();
-    expect((await transfer(alice, bob.account, 1)).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 1)).status).toBe(200);
   });
 
   it("counts an account's movements in one row an hour: the hour 24 hours back still counts, older rows are dropped by a new hour's first movement", async () => {
     const alice = await createHolder(1_000_000);
     const bob = await createHolder();
-    expect((await transfer(alice, bob.account, 400)).status).toBe(200);
-    expect((await transfer(alice, bob.account, 500)).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 400)).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 500)).status).toBe(200);
     const { db } = await testServer();
     const usage = () => db.selectFrom('stepUpUsage').select(['hour', 'amountCents']).where('accountId', '=', alice.account.accountId).orderBy('hour').execute();
     const [hour] = await usage();
@@ -329,11 +282,11 @@ describe('step-up for large movements', () => {
 
     // The bucket starting 24 hours before the current hour is still in the window: 900 + 101 > 1,000.
     await db.updateTable('stepUpUsage').set({ hour: sql<Date>`${currentHour} - interval '24 hours'` }).where('accountId', '=', alice.account.accountId).execute();
-    expect((await transfer(alice, bob.account, 101)).status).toBe(403);
+    expect((await transferAs(alice, bob.account, 101)).status).toBe(403);
 
     // One hour older, it has left the window; the movement starts this hour's row and deletes it.
     await db.updateTable('stepUpUsage').set({ hour: sql<Date>`${currentHour} - interval '25 hours'` }).where('accountId', '=', alice.account.accountId).execute();
-    expect((await transfer(alice, bob.account, 101)).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 101)).status).toBe(200);
     const rows = await usage();
     expect(rows.map((row) => Number(row.amountCents))).toEqual([10_100]);
     expect(new Date(rows[0]!.hour).getTime()).toBe(new Date(hour!.hour).getTime());
@@ -342,18 +295,18 @@ describe('step-up for large movements', () => {
   it('a withdrawal above the threshold: 403 step_up_required without the code, 201 with it and the same key; the refusal holds nothing', async () => {
     const alice = await createHolder(500_000);
     const key = newKey();
-    const refused = await withdraw(alice, 2500, { key });
+    const refused = await withdrawAs(alice, 2500, { key });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'step_up_required', error: stepUpMessages.requiredEmail });
     expect(await balanceCents(alice)).toBe(500_000);
     const mail = await mailedCode(alice.user);
     expect(mail.text).toContain('a withdrawal of US$ 2,500.00 to First Test Bank');
-    const wrong = await withdraw(alice, 2500, { key, code: mail.code === '000000' ? '111111' : '000000' });
+    const wrong = await withdrawAs(alice, 2500, { key, code: mail.code === '000000' ? '111111' : '000000' });
     expect(wrong.status).toBe(403);
     expect(wrong.body).toMatchObject({ code: 'step_up_invalid', error: stepUpMessages.invalidEmail(STEP_UP_CODE_MAX_ATTEMPTS - 1) });
-    const through = await withdraw(alice, 2500, { key, code: mail.code });
+    const through = await withdrawAs(alice, 2500, { key, code: mail.code });
     expect(through.status).toBe(201);
-    const replay = await withdraw(alice, 2500, { key, code: mail.code });
+    const replay = await withdrawAs(alice, 2500, { key, code: mail.code });
     expect(replay.status).toBe(201);
     expect(replay.body.data._id).toBe(through.body.data._id);
     expect(await balanceCents(alice)).toBe(250_000);
@@ -363,7 +316,7 @@ describe('step-up for large movements', () => {
     const alice = await createHolder(500_000);
     const bob = await createHolder();
     const wrongTpin = alice.account.tpin === '1111' ? '2222' : '1111';
-    const response = await transfer(alice, bob.account, 1500, { tpin: wrongTpin });
+    const response = await transferAs(alice, bob.account, 1500, { tpin: wrongTpin });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('tpin_incorrect');
     expect(await stepUpMailCount(alice.user)).toBe(0);

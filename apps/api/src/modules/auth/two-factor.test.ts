@@ -1,8 +1,8 @@
 import { LOGIN_CHALLENGE_MAX_FAILURES, twoFactorMessages } from '@kestrel/shared';
-import { Secret, TOTP } from 'otpauth';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createUser, latestMailTo, type TestUser } from '../../../test/factories.ts';
 import { api, testServer } from '../../../test/harness.ts';
+import { codeOf, nextStep, useSteppedClock } from '../../../test/totp.ts';
 
 /*
  * Two-factor sign-in with an authenticator app (issue 25). The codes are computed here from
@@ -13,16 +13,7 @@ import { api, testServer } from '../../../test/harness.ts';
 
 const m = twoFactorMessages;
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const nextStep = () => vi.setSystemTime(Date.now() + 30_000);
-const codeOf = (secret: string, timestamp = Date.now()) =>
-  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+useSteppedClock();
 /** A 6-digit code that matches none of the steps taken now (the current one and one either side). */
 function wrongCodeOf(secret: string): string {
   const taken = new Set([-30_000, 0, 30_000].map((offset) => codeOf(secret, Date.now() + offset)));

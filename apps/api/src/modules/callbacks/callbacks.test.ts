@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { createAccount, createUser } from '../../../test/factories.ts';
-import { card, createPayment, createStore, type TestStore } from '../../../test/gateway-fixtures.ts';
+import { callbackDeliveriesOf, card, createPayment, createStore } from '../../../test/gateway-fixtures.ts';
 import { loadConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { sendCallback } from './delivery.ts';
@@ -61,17 +61,6 @@ afterAll(async () => {
   await new Promise((resolve) => listener.server.close(resolve));
 });
 
-async function deliveriesOf(store: TestStore) {
-  const { db } = await testServer();
-  return db
-    .selectFrom('callbackDeliveries')
-    .innerJoin('stores', 'stores.id', 'callbackDeliveries.storeId')
-    .selectAll('callbackDeliveries')
-    .where('stores.storeId', '=', store.storeId)
-    .orderBy('callbackDeliveries.id')
-    .execute();
-}
-
 async function attemptsOf(deliveryId: number) {
   const { db } = await testServer();
   return db.selectFrom('callbackAttempts').selectAll().where('deliveryId', '=', deliveryId).orderBy('id').execute();
@@ -82,7 +71,7 @@ describe('store callbacks', () => {
     const store = await createStore({ callbackURL: `${listenerUrl}/callback/retry` });
     const paymentId = await createPayment(store, { amount: 12.5 });
     const paid = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card() });
-    const [delivery] = await deliveriesOf(store);
+    const [delivery] = await callbackDeliveriesOf(store);
     expect(delivery).toMatchObject({ state: 'pending', attempts: 0, paymentId });
     const expectedBody = { paymentStatus: 'success', tnxId: paid.body.data.tnxId, currency: 'USD', amount: 12.5, orderId: paid.body.data.orderId, paymentId };
     expect(JSON.parse(delivery!.body)).toEqual(expectedBody);
@@ -90,14 +79,14 @@ describe('store callbacks', () => {
     listener.statuses.push(500);
     const firstAt = new Date();
     expect(await deliverDueCallbacks(privateCtx, { deliveryIds: [delivery!.id], now: firstAt })).toBe(1);
-    let [row] = await deliveriesOf(store);
+    let [row] = await callbackDeliveriesOf(store);
     expect(row).toMatchObject({ state: 'pending', attempts: 1 });
     expect(row!.nextAttemptAt.getTime()).toBe(firstAt.getTime() + 30_000);
     // Not due yet: nothing is sent.
     expect(await deliverDueCallbacks(privateCtx, { deliveryIds: [delivery!.id], now: new Date(firstAt.getTime() + 29_000) })).toBe(0);
 
     expect(await deliverDueCallbacks(privateCtx, { deliveryIds: [delivery!.id], now: new Date(firstAt.getTime() + 30_000) })).toBe(1);
-    [row] = await deliveriesOf(store);
+    [row] = await callbackDeliveriesOf(store);
     expect(row).toMatchObject({ state: 'delivered', attempts: 2 });
     const attempts = await attemptsOf(delivery!.id);
     expect(attempts.map((attempt) => [attempt.statusCode, attempt.error])).toEqual([
@@ -126,14 +115,14 @@ describe('store callbacks', () => {
     const store = await createStore({ callbackURL: `${listenerUrl}/callback/failed` });
     const paymentId = await createPayment(store);
     await api('POST', `/v1/payment/complete/${paymentId}`, { body: card('4000 0000 0000 9995') });
-    const [delivery] = await deliveriesOf(store);
+    const [delivery] = await callbackDeliveriesOf(store);
     expect(JSON.parse(delivery!.body)).toMatchObject({ paymentStatus: 'failed', tnxId: null, paymentId });
   });
 
   it('are not sent to loopback or private addresses unless allowed', async () => {
     const store = await createStore({ callbackURL: `${listenerUrl}/callback/ssrf` });
     await api('POST', `/v1/payment/complete/${await createPayment(store)}`, { body: card() });
-    const [delivery] = await deliveriesOf(store);
+    const [delivery] = await callbackDeliveriesOf(store);
     await deliverDueCallbacks(publicCtx, { deliveryIds: [delivery!.id] });
     const [attempt] = await attemptsOf(delivery!.id);
     expect(attempt!.error).toBe('refused: 127.0.0.1 is a private or loopback address');
@@ -175,17 +164,17 @@ describe('store callbacks', () => {
 
     const store = await createStore({ callbackURL: `${listenerUrl}/callback/down` });
     await api('POST', `/v1/payment/complete/${await createPayment(store)}`, { body: card() });
-    const [delivery] = await deliveriesOf(store);
+    const [delivery] = await callbackDeliveriesOf(store);
     listener.statuses.push(503);
     await deliverDueCallbacks(privateCtx, { deliveryIds: [delivery!.id], now: new Date(delivery!.createdAt.getTime() + RETRY_WINDOW_MS) });
-    const [row] = await deliveriesOf(store);
+    const [row] = await callbackDeliveriesOf(store);
     expect(row).toMatchObject({ state: 'failed', attempts: 1 });
   });
 
   it('are listed on the store (last 20, owner only) and can be re-sent', async () => {
     const store = await createStore({ callbackURL: `${listenerUrl}/callback/list` });
     await api('POST', `/v1/payment/complete/${await createPayment(store)}`, { body: card() });
-    const [delivery] = await deliveriesOf(store);
+    const [delivery] = await callbackDeliveriesOf(store);
     await deliverDueCallbacks(privateCtx, { deliveryIds: [delivery!.id] });
 
     const list = await api('GET', `/v1/payment_gateway_store/${store.storeId}/callbacks`, { token: store.owner.token });
@@ -212,9 +201,9 @@ describe('store callbacks', () => {
     const store = await createStore({ callbackURL: `${baseUrl}/dev/store-callbacks` });
     const paymentId = await createPayment(store);
     await api('POST', `/v1/payment/complete/${paymentId}`, { body: card() });
-    const [delivery] = await deliveriesOf(store);
+    const [delivery] = await callbackDeliveriesOf(store);
     await deliverDueCallbacks(privateCtx, { deliveryIds: [delivery!.id] });
-    const [row] = await deliveriesOf(store);
+    const [row] = await callbackDeliveriesOf(store);
     expect(row!.state).toBe('delivered');
     const seen = await api('GET', '/dev/store-callbacks.json');
     const entry = seen.body.find((item: { body: string }) => item.body.includes(paymentId));

@@ -1,23 +1,14 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { freshDatabase, testConfig } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
-import { openDatabase, type DatabaseHandle } from '../../db/database.ts';
-import { migrate } from '../../db/migrate.ts';
 import { seedDemo } from '../demo/seed-demo.ts';
 import { walletBalances } from '../ledger/ledger.service.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { seedDemoStore } from './demo-store.ts';
 
 // A fresh in-memory database of its own: the demo data only goes into an empty one.
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await openDatabase({});
-  await migrate(handle.db);
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = freshDatabase();
 
 describe("the demo store (Bob's Bikes Shop)", () => {
   it('is Approved, calls back to the development listener and has paid, failed and open payments made through the gateway', async () => {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../db/database.ts';
+import { describe, expect, it } from 'vitest';
+import { freshDatabase } from '../../../test/harness.ts';
+import { openDatabase } from '../../db/database.ts';
 import { migrate } from '../../db/migrate.ts';
 import { verifySecret } from '../../security/passwords.ts';
 import { walletBalances } from '../ledger/ledger.service.ts';
@@ -9,14 +10,7 @@ import { tpinMac } from '../accounts/tpin.ts';
 import { DEMO_PASSWORD, DEMO_TPIN, seedDemo } from './seed-demo.ts';
 
 // A fresh in-memory database of its own: the seed only ever runs on an empty one.
-let handle: DatabaseHandle;
-beforeAll(async () => {
-  handle = await openDatabase({});
-  await migrate(handle.db);
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = freshDatabase();
 
 describe('demo data set', () => {
   it('creates alice and bob, verified, funded through the ledger; a second run changes nothing', async () => {

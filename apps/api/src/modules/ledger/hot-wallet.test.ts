@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { asCents } from '@kestrel/shared';
 import { describe, expect, inject, it } from 'vitest';
 import { api, testDatabase } from '../../../test/harness.ts';
-import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
-import { fundWallet, insertBareAccount } from '../../../test/ledger-fixtures.ts';
+import { createHolder, transferAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { fundWallet, insertBareAccount, moveBetweenWallets } from '../../../test/ledger-fixtures.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Db } from '../../db/database.ts';
 import { postTransaction, SYSTEM_ACCOUNTS, walletBalances } from './ledger.service.ts';
@@ -21,20 +21,7 @@ interface Holder {
   account: TestAccount;
 }
 
-function transfer(from: Holder, to: TestAccount, cents: number, key: string) {
-  return api('POST', '/v1/account/transfer_balance', {
-    token: from.user.token,
-    headers: { 'idempotency-key': key },
-    body: {
-      userId: from.user.userId,
-      debitAccountKey: from.account.userName,
-      creditAccountKey: to.userName,
-      currency: 'USD',
-      balance: (cents / 100).toFixed(2),
-      tpin: Number(from.account.tpin),
-    },
-  });
-}
+const transfer = (from: Holder, to: TestAccount, cents: number, key: string) => transferAs(from, to, (cents / 100).toFixed(2), { key });
 
 async function usdBalance(db: Db, accountId: string): Promise<number> {
   return (await walletBalances(db, accountId)).find((b) => b.currency === 'USD')?.amountCents ?? 0;
@@ -45,21 +32,6 @@ async function postingsSum(db: Db, accountId: string): Promise<number> {
     SELECT COALESCE(SUM(p.amount_cents), 0)::bigint AS total FROM ledger_postings p
     JOIN ledger_accounts la ON la.id = p.ledger_account_id WHERE la.account_id = ${accountId} AND la.currency = 'USD'`.execute(db);
   return Number(rows[0]?.total ?? 0);
-}
-
-function move(db: Db, from: string, to: string, cents: number) {
-  return inTransaction(db, (trx) =>
-    postTransaction(trx, {
-      kind: 'transfer',
-      transactionFor: 'Test transfer',
-      currency: 'USD',
-      amountCents: asCents(cents),
-      postings: [
-        { party: { walletAccountId: from }, amountCents: asCents(-cents) },
-        { party: { walletAccountId: to }, amountCents: asCents(cents) },
-      ],
-    }),
-  );
 }
 
 /** Runs the tasks with at most `limit` at once (the test pool has 30 connections), answering every outcome in order. */
@@ -147,7 +119,7 @@ describe('a hot wallet: many pay it at once while it pays out', () => {
     const sinks = await Promise.all(Array.from({ length: 3 }, () => insertBareAccount(db)));
     // Credits and debits interleaved, 24 transactions at once.
     const tasks = Array.from({ length: 200 }, (_, i) =>
-      i % 4 === 3 ? () => move(db, hot, sinks[i % sinks.length]!, 70) : () => move(db, sources[i % sources.length]!, hot, 20),
+      i % 4 === 3 ? () => moveBetweenWallets(db, hot, sinks[i % sinks.length]!, 70) : () => moveBetweenWallets(db, sources[i % sources.length]!, hot, 20),
     );
     const results = await settledInParallel(tasks, 24);
     const creditResults = results.filter((_, i) => i % 4 !== 3);
@@ -225,7 +197,7 @@ describe('a hot wallet: many pay it at once while it pays out', () => {
     await debit;
     expect(await usdBalance(db, hot)).toBe(1_190);
     // The next debit folds the pending credits into the row and may spend them.
-    await move(db, hot, other, 1_150);
+    await moveBetweenWallets(db, hot, other, 1_150);
     expect(await pendingRows()).toBe(0);
     expect(await usdBalance(db, hot)).toBe(40);
     const row = await db.selectFrom('ledgerAccounts').select('balanceCents').where('id', '=', ledgerAccount.id).executeTakeFirstOrThrow();

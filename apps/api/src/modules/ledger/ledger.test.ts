@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { asCents } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../../test/harness.ts';
-import { fundWallet, insertBareAccount } from '../../../test/ledger-fixtures.ts';
+import { fundWallet, insertBareAccount, moveBetweenWallets } from '../../../test/ledger-fixtures.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { InsufficientFundsError, postTransaction, SYSTEM_ACCOUNTS, walletBalances } from './ledger.service.ts';
 import { verifyLedger } from './verify.ts';
@@ -18,21 +18,7 @@ async function fund(accountId: string, cents: number) {
 }
 
 async function move(from: string, to: string, cents: number, feeCents = 0) {
-  const { db } = await testDatabase();
-  return inTransaction(db, (trx) =>
-    postTransaction(trx, {
-      kind: 'transfer',
-      transactionFor: 'Test transfer',
-      currency: 'USD',
-      amountCents: asCents(cents),
-      feeCents: asCents(feeCents),
-      postings: [
-        { party: { walletAccountId: from }, amountCents: asCents(-(cents + feeCents)) },
-        { party: { walletAccountId: to }, amountCents: asCents(cents) },
-        ...(feeCents > 0 ? [{ party: { system: SYSTEM_ACCOUNTS.feeRevenue }, amountCents: asCents(feeCents) }] : []),
-      ],
-    }),
-  );
+  return moveBetweenWallets((await testDatabase()).db, from, to, cents, feeCents);
 }
 
 describe('ledger', () => {

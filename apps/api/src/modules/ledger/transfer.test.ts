@@ -1,20 +1,12 @@
 import { asCents } from '@kestrel/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
-import { createAccount, createHolder, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createAccount, createHolder, createUser, fundAccount, transferAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { hashSecret } from '../../security/passwords.ts';
 import { hashToken } from '../../security/tokens.ts';
 import { checkTpin, TPIN_MAC_PREFIX, tpinMac, tpinMacV1 } from '../accounts/tpin.ts';
 import { forgetSenders, transferBalance } from '../transfers/transfers.service.ts';
 import { verifyLedger } from './verify.ts';
-
-function transfer(from: { user: TestUser; account: TestAccount }, to: TestAccount, amount: number, options: { tpin?: string; key?: string } = {}) {
-  return api('POST', '/v1/account/transfer_balance', {
-    token: from.user.token,
-    headers: options.key ? { 'idempotency-key': options.key } : {},
-    body: { debitAccountKey: from.account.userName, creditAccountKey: to.userName, currency: 'USD', balance: amount, tpin: options.tpin ?? from.account.tpin },
-  });
-}
 
 async function tpinState(accountId: string) {
   const { db } = await testServer();
@@ -37,34 +29,34 @@ describe('the ledger transfer primitive (one database call)', () => {
     await db.updateTable('accounts').set({ tpinHash: await hashSecret(alice.account.tpin) }).where('id', '=', alice.account.accountId).execute();
     const wrongTpin = alice.account.tpin === '1111' ? '2222' : '1111';
 
-    const wrong = await transfer(alice, bob.account, 1, { tpin: wrongTpin });
+    const wrong = await transferAs(alice, bob.account, 1, { tpin: wrongTpin });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatch(/^Incorrect TPIN\. 4 attempts left/);
     expect((await tpinState(alice.account.accountId)).tpinHash.startsWith('$argon2')).toBe(true);
 
-    const right = await transfer(alice, bob.account, 1);
+    const right = await transferAs(alice, bob.account, 1);
     expect(right.status).toBe(200);
     expect(right.body.data.balance).toBe(9);
     const after = await tpinState(alice.account.accountId);
     expect(after.tpinHash.startsWith(TPIN_MAC_PREFIX)).toBe(true);
     expect(after.tpinFailedAttempts).toBe(0);
     // And the keyed hash works from then on, with the same answers for a wrong one.
-    expect((await transfer(alice, bob.account, 1)).status).toBe(200);
-    expect((await transfer(alice, bob.account, 1, { tpin: wrongTpin })).body.error).toMatch(/^Incorrect TPIN\. 4 attempts left/);
+    expect((await transferAs(alice, bob.account, 1)).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 1, { tpin: wrongTpin })).body.error).toMatch(/^Incorrect TPIN\. 4 attempts left/);
   });
 
   it('a wrong TPIN is counted even though the transfer fails; insufficient funds with the right TPIN resets the count and moves nothing', async () => {
     const alice = await createHolder(500);
     const bob = await createHolder();
     const wrongTpin = alice.account.tpin === '1111' ? '2222' : '1111';
-    expect((await transfer(alice, bob.account, 1, { tpin: wrongTpin })).status).toBe(400);
+    expect((await transferAs(alice, bob.account, 1, { tpin: wrongTpin })).status).toBe(400);
     expect((await tpinState(alice.account.accountId)).tpinFailedAttempts).toBe(1);
-    const tooMuch = await transfer(alice, bob.account, 6, { key: 'too-much' });
+    const tooMuch = await transferAs(alice, bob.account, 6, { key: 'too-much' });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.error).toBe('Insufficient balance');
     expect((await tpinState(alice.account.accountId)).tpinFailedAttempts).toBe(0);
     // Nothing of the money part stayed, not even the key: the same key with another amount runs afresh.
-    const retry = await transfer(alice, bob.account, 5, { key: 'too-much' });
+    const retry = await transferAs(alice, bob.account, 5, { key: 'too-much' });
     expect(retry.status).toBe(200);
     expect(retry.body.data.balance).toBe(0);
     const { db } = await testServer();
@@ -89,8 +81,8 @@ describe('the ledger transfer primitive (one database call)', () => {
     await fundAccount(second.accountId, asCents(1_000));
     const bob = await createHolder();
     const [a, b] = await Promise.all([
-      transfer({ user, account: first }, bob.account, 1, { key: 'shared-key' }),
-      transfer({ user, account: second }, bob.account, 1, { key: 'shared-key' }),
+      transferAs({ user, account: first }, bob.account, 1, { key: 'shared-key' }),
+      transferAs({ user, account: second }, bob.account, 1, { key: 'shared-key' }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 422]);
     const bobView = await api('GET', `/v1/account/${bob.account.accountNumber}`, { token: bob.user.token });

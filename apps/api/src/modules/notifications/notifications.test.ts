@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import type { AppContext } from '../../context.ts';
 import { api, testConfig, testServer } from '../../../test/harness.ts';
-import { createAccount, createHolder, createOperator, createUser, fundAccount, raiseStepUpThreshold, unique, uniquePhone, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createAccount, createHolder, createOperator, createUser, fundAccount, raiseStepUpThreshold, transferAs, unique, uniquePhone, withdrawAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { card, createPayment, createStore, operatorToken, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { recordStatements } from '../../../test/statements.ts';
 import { createSmtpMailer, type Mailer } from '../mail/mailer.ts';
@@ -55,14 +55,6 @@ async function eventsAbout(subjectId: string) {
   return db.selectFrom('notificationEvents').selectAll().where('subjectId', '=', subjectId).orderBy('id').execute();
 }
 
-function transfer(from: Holder, to: TestAccount, amount: number | string, options: { tpin?: string; key?: string } = {}) {
-  return api('POST', '/v1/account/transfer_balance', {
-    token: from.user.token,
-    headers: options.key ? { 'idempotency-key': options.key } : {},
-    body: { debitAccountKey: from.account.userName, creditAccountKey: to.userName, currency: 'USD', balance: amount, tpin: Number(options.tpin ?? from.account.tpin) },
-  });
-}
-
 async function ledgerIdOf(transactionId: string): Promise<string> {
   const { db } = await testServer();
   const row = await db.selectFrom('ledgerTransactions').select('id').where('transactionId', '=', transactionId).executeTakeFirstOrThrow();
@@ -83,7 +75,7 @@ describe('transfers: "You sent" and "You received"', () => {
     const alice = await holderNamed('Alice Sender', 500_000);
     const bob = await holderNamed('Bob <b>"Builder"</b> & Sons');
     await raiseStepUpThreshold(alice.account.accountId); // a mail test, not a step-up one
-    const response = await transfer(alice, bob.account, '1234.5');
+    const response = await transferAs(alice, bob.account, '1234.5');
     expect(response.status).toBe(200);
     const { transactionId } = response.body.data as { transactionId: string };
 
@@ -114,11 +106,11 @@ describe('transfers: "You sent" and "You received"', () => {
   it('the transfer request is still one statement: the event is written inside ledger_transfer', async () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
-    await transfer(alice, bob.account, 1); // the sender's keyed hash is known to this process from now on
+    await transferAs(alice, bob.account, 1); // the sender's keyed hash is known to this process from now on
     const recording = recordStatements();
     let response;
     try {
-      response = await transfer(alice, bob.account, 2);
+      response = await transferAs(alice, bob.account, 2);
     } finally {
       recording.stop();
     }
@@ -132,15 +124,15 @@ describe('transfers: "You sent" and "You received"', () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
     const key = unique('key');
-    const first = await transfer(alice, bob.account, 10, { key });
-    const replay = await transfer(alice, bob.account, 10, { key });
+    const first = await transferAs(alice, bob.account, 10, { key });
+    const replay = await transferAs(alice, bob.account, 10, { key });
     expect(replay.status).toBe(200);
     expect(replay.body.data.transactionId).toBe(first.body.data.transactionId);
     expect(await eventsAbout(await ledgerIdOf(first.body.data.transactionId as string))).toHaveLength(1);
 
-    const tooMuch = await transfer(alice, bob.account, 500);
+    const tooMuch = await transferAs(alice, bob.account, 500);
     expect(tooMuch.status).toBe(400);
-    const wrongTpin = await transfer(alice, bob.account, 5, { tpin: alice.account.tpin === '0000' ? '1111' : '0000' });
+    const wrongTpin = await transferAs(alice, bob.account, 5, { tpin: alice.account.tpin === '0000' ? '1111' : '0000' });
     expect(wrongTpin.status).toBe(400);
     await dispatchAll();
     expect((await outbox(alice.account.accountEmail)).map((mail) => mail.subject)).toEqual(['You sent US$ 10.00 to ' + (await nameOf(bob.account))]);
@@ -150,7 +142,7 @@ describe('transfers: "You sent" and "You received"', () => {
   it('an account that prefers SMS gets a text message to its phone (the outbox, marked sms), not a mail', async () => {
     const alice = await holderNamed('Alice Texter', 10_000);
     const bob = await holderNamed('Bob Phone', 0, { notificationPreference: 'sms' });
-    expect((await transfer(alice, bob.account, 12.3)).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 12.3)).status).toBe(200);
     const [sms] = await mailsTo(bob.phone);
     expect(sms).toMatchObject({ channel: 'sms', transport: 'outbox', template: 'transfer_received', htmlBody: null, subject: 'You received US$ 12.30 from Alice Texter' });
     expect(sms?.textBody).toBe(`Kestrel: You received US$ 12.30 from Alice Texter (${alice.account.accountNumber}). Transaction ${sms?.textBody.split('Transaction ')[1]}`);
@@ -194,7 +186,7 @@ describe('transactional: never for a rollback, never lost, never twice', () => {
     const h = await createHolder(10_000);
     const operator = await createOperator();
     const ops = operator.token;
-    const created = await api('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: withdrawalBody(h, 20) });
+    const created = await withdrawAs(h, 20);
     expect(created.status).toBe(201);
     const id = created.body.data._id as string;
     expect((await api('POST', `/v1/operator/withdrawals/${id}/processing`, { token: ops })).status).toBe(200);
@@ -214,7 +206,7 @@ describe('transactional: never for a rollback, never lost, never twice', () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
     // No dispatcher runs in the test server: the transfer commits and its event waits.
-    const response = await transfer(alice, bob.account, 7.25);
+    const response = await transferAs(alice, bob.account, 7.25);
     expect(response.status).toBe(200);
     const [event] = await eventsAbout(await ledgerIdOf(response.body.data.transactionId as string));
     expect(event?.state).toBe('pending');
@@ -242,7 +234,7 @@ describe('transactional: never for a rollback, never lost, never twice', () => {
   it('a dispatcher that fails before its commit writes nothing; the event is retried with back-off and sent once', async () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
-    const response = await transfer(alice, bob.account, 3);
+    const response = await transferAs(alice, bob.account, 3);
     const [event] = await eventsAbout(await ledgerIdOf(response.body.data.transactionId as string));
     const real = await ctx();
     // Writes the outbox rows, then the process "dies" before the dispatcher's commit.
@@ -270,7 +262,7 @@ describe('transactional: never for a rollback, never lost, never twice', () => {
   it('dispatchers racing over a burst of events write each mail once', async () => {
     const alice = await createHolder(100_000);
     const bobs = await Promise.all([0, 1, 2, 3, 4].map(() => createHolder()));
-    for (const bob of bobs) expect((await transfer(alice, bob.account, 1)).status).toBe(200);
+    for (const bob of bobs) expect((await transferAs(alice, bob.account, 1)).status).toBe(200);
     const real = await ctx();
     await Promise.all([0, 1, 2, 3].map(() => dispatchNotifications(real, { limit: 2 }).then(dispatchAll)));
     expect(await outbox(alice.account.accountEmail)).toHaveLength(5);
@@ -304,7 +296,7 @@ describe('transactional: never for a rollback, never lost, never twice', () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 100)); // its first run (at start) is over
       const started = Date.now();
-      expect((await transfer(alice, bob.account, 4)).status).toBe(200);
+      expect((await transferAs(alice, bob.account, 4)).status).toBe(200);
       await expect.poll(async () => (await outbox(bob.account.accountEmail)).length, { timeout: 5_000, interval: 20 }).toBe(1);
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
@@ -313,28 +305,13 @@ describe('transactional: never for a rollback, never lost, never twice', () => {
   });
 });
 
-function withdrawalBody(h: Holder, amount: number) {
-  return {
-    accountNumber: h.account.accountNumber,
-    tpin: Number(h.account.tpin),
-    country: 'United States',
-    bankName: 'First Test Bank',
-    accountType: 'checking',
-    bankAccountNumber: '000123456789',
-    routingNumber: '021000021',
-    accountHolderName: 'Test Holder',
-    currency: 'USD',
-    amount,
-  };
-}
-
 describe('withdrawals: every status change', () => {
   it('Pending, Processing, Completed; Failed with the reason and the money back; Cancelled', async () => {
     const h = await createHolder(200_000);
     await raiseStepUpThreshold(h.account.accountId); // a mail test, not a step-up one
     const ops = await operatorToken();
     const create = async (amount: number) => {
-      const response = await api('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: withdrawalBody(h, amount) });
+      const response = await withdrawAs(h, amount);
       expect(response.status).toBe(201);
       return response.body.data._id as string;
     };
@@ -527,7 +504,7 @@ describe('with SMTP_URL set', () => {
       const mailer = createSmtpMailer(real.db, `smtp://127.0.0.1:${address.port}`, 'Kestrel <no-reply@kestrel.test>');
       const alice = await createHolder(10_000);
       const bob = await createHolder();
-      const sent = await transfer(alice, bob.account, 9.99);
+      const sent = await transferAs(alice, bob.account, 9.99);
       expect(sent.status).toBe(200);
       const [event] = await eventsAbout(await ledgerIdOf(sent.body.data.transactionId as string));
       expect(await dispatchNotifications({ ...real, mailer }, { eventIds: [event!.id] })).toBe(1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { createAccount, createUser } from '../../../test/factories.ts';
-import { card, createPayment, createStore, operatorToken, type TestStore } from '../../../test/gateway-fixtures.ts';
+import { callbackDeliveriesOf, card, createPayment, createStore, operatorToken, type TestStore } from '../../../test/gateway-fixtures.ts';
 import type { AppContext } from '../../context.ts';
 import { deliverDueCallbacks, RETRY_WINDOW_MS } from '../callbacks/worker.ts';
 
@@ -17,14 +17,9 @@ async function refusingCtx(): Promise<AppContext> {
 
 async function paidDelivery(store: TestStore) {
   await api('POST', `/v1/payment/complete/${await createPayment(store)}`, { body: card() });
-  const { db } = await testServer();
-  return db
-    .selectFrom('callbackDeliveries')
-    .innerJoin('stores', 'stores.id', 'callbackDeliveries.storeId')
-    .selectAll('callbackDeliveries')
-    .where('stores.storeId', '=', store.storeId)
-    .orderBy('callbackDeliveries.id', 'desc')
-    .executeTakeFirstOrThrow();
+  const newest = (await callbackDeliveriesOf(store)).at(-1);
+  if (!newest) throw new Error('no callback delivery for the payment');
+  return newest;
 }
 
 async function deliveryRow(id: number) {

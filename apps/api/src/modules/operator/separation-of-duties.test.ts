@@ -1,4 +1,4 @@
-import { accountBodyFor, createHolder, createOperator, fundAccount, raiseStepUpThreshold, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { accountBodyFor, createHolder, createOperator, fundAccount, raiseStepUpThreshold, unique, withdrawAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { api, testServer } from '../../../test/harness.ts';
 import { createStore, postStore, storeFields, storeImages } from '../../../test/gateway-fixtures.ts';
 import { operatorMessages, storeMessages, withdrawMessages } from '@kestrel/shared';
@@ -40,23 +40,7 @@ async function auditActions(subjectId: string) {
 async function processingWithdrawal(amount: number, mover: Operator) {
   const h = await createHolder(Math.round(amount * 100) + 1_000);
   await raiseStepUpThreshold(h.account.accountId); // four eyes, not step-up
-  const created = await api('POST', '/v1/bank-withdraw/create', {
-    token: h.user.token,
-    body: {
-      accountNumber: h.account.accountNumber,
-      userId: h.user.userId,
-      tpin: Number(h.account.tpin),
-      country: 'United States',
-      bankName: 'First Test Bank',
-      branchName: '',
-      accountType: 'checking',
-      bankAccountNumber: '000123456789',
-      routingNumber: '021000021',
-      accountHolderName: 'Test Holder',
-      currency: 'USD',
-      amount,
-    },
-  });
+  const created = await withdrawAs(h, amount);
   expect(created.status).toBe(201);
   const id = created.body.data._id as string;
   expect((await api('POST', `/v1/operator/withdrawals/${id}/processing`, { token: mover.token })).status).toBe(200);
@@ -86,23 +70,7 @@ describe('an operator and wallets', () => {
     expect(created.status).toBe(201);
     const storeId = created.body.data.storeId as string;
     await fundAccount(insider.account.accountId, 500_000);
-    const withdrawal = await api('POST', '/v1/bank-withdraw/create', {
-      token: insider.user.token,
-      body: {
-        accountNumber: insider.account.accountNumber,
-        userId: insider.user.userId,
-        tpin: Number(insider.account.tpin),
-        country: 'United States',
-        bankName: 'First Test Bank',
-        branchName: '',
-        accountType: 'checking',
-        bankAccountNumber: '000123456789',
-        routingNumber: '021000021',
-        accountHolderName: 'Test Holder',
-        currency: 'USD',
-        amount: 900,
-      },
-    });
+    const withdrawal = await withdrawAs(insider, 900);
     expect(withdrawal.status).toBe(201);
     await db.updateTable('users').set({ isOperator: true }).where('id', '=', insider.user.userId).execute();
     const before = await balanceCents(insider.user, insider.account);

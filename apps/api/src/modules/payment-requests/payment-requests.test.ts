@@ -2,25 +2,11 @@ import { asCents, checkoutMessages, messages, paymentMessages, paymentRequestMes
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
-import { walletCents } from '../../../test/ledger-fixtures.ts';
+import { postingsOf, walletCents } from '../../../test/ledger-fixtures.ts';
 import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
-import { card, createPayment, createStore, operatorToken } from '../../../test/gateway-fixtures.ts';
+import { card, createdLink, createPayment, createStore, linkBodyFor, operatorToken, type TestLink as Link } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { linkChargeRecorded } from './payment-requests.repository.ts';
-
-
-/** The postings of one ledger transaction, as [system code or wallet account id, cents], sorted. */
-async function postingsOf(tnxId: string): Promise<[string, number][]> {
-  const { db } = await testServer();
-  const rows = await db
-    .selectFrom('ledgerPostings')
-    .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'ledgerPostings.ledgerTransactionId')
-    .innerJoin('ledgerAccounts', 'ledgerAccounts.id', 'ledgerPostings.ledgerAccountId')
-    .select(['ledgerPostings.amountCents', 'ledgerAccounts.systemCode', 'ledgerAccounts.accountId'])
-    .where('ledgerTransactions.transactionId', '=', tnxId)
-    .execute();
-  return rows.map((row): [string, number] => [row.systemCode ?? row.accountId ?? '?', row.amountCents]).sort();
-}
 
 const sorted = (rows: [string, number][]) => [...rows].sort();
 
@@ -61,28 +47,11 @@ beforeAll(async () => {
 });
 
 function linkBody(overrides: Record<string, unknown> = {}, account: TestAccount = ownerAccount) {
-  return {
-    paymentPurpose: 'Guitar lessons',
-    userId: undefined as string | undefined,
-    tpin: account.tpin,
-    accountNumber: account.accountNumber,
-    amount: { type: 'fixed', currency: 'USD', value: 25.5 },
-    isUseLimit: false,
-    reference: 'INV-42',
-    paymentMethods: ['Card', 'Kestrel'],
-    ...overrides,
-  };
-}
-
-interface Link {
-  id: string;
-  pRequestURLId: string;
+  return linkBodyFor(account, { paymentPurpose: 'Guitar lessons', amount: { type: 'fixed', currency: 'USD', value: 25.5 }, reference: 'INV-42', ...overrides });
 }
 
 async function createLink(overrides: Record<string, unknown> = {}, as: { user: TestUser; account: TestAccount } = { user: owner, account: ownerAccount }): Promise<Link> {
-  const response = await api('POST', '/v1/payment-request/create', { token: as.user.token, body: linkBody(overrides, as.account) });
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return { id: response.body.data._id as string, pRequestURLId: response.body.data.pRequestURLId as string };
+  return createdLink(await api('POST', '/v1/payment-request/create', { token: as.user.token, body: linkBody(overrides, as.account) }));
 }
 
 const cardBody = (amount: number | string, number = '4242 4242 4242 4242', overrides: Record<string, unknown> = {}) => ({

@@ -1,24 +1,10 @@
 import { checkoutMessages, messages, paymentMessages, TPIN_MAX_FAILED_ATTEMPTS } from '@kestrel/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
-import { walletCents } from '../../../test/ledger-fixtures.ts';
+import { postingsOf, walletCents } from '../../../test/ledger-fixtures.ts';
 import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { card, createStore, webPayBodyFor, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
-
-
-/** The postings of one ledger transaction, as [system code or wallet account id, cents], sorted. */
-async function postingsOf(tnxId: string): Promise<[string, number][]> {
-  const { db } = await testServer();
-  const rows = await db
-    .selectFrom('ledgerPostings')
-    .innerJoin('ledgerTransactions', 'ledgerTransactions.id', 'ledgerPostings.ledgerTransactionId')
-    .innerJoin('ledgerAccounts', 'ledgerAccounts.id', 'ledgerPostings.ledgerAccountId')
-    .select(['ledgerPostings.amountCents', 'ledgerAccounts.systemCode', 'ledgerAccounts.accountId'])
-    .where('ledgerTransactions.transactionId', '=', tnxId)
-    .execute();
-  return rows.map((row): [string, number] => [row.systemCode ?? row.accountId ?? '?', row.amountCents]).sort();
-}
 
 /** A payment through the gateway API; answers its id and urlId. */
 async function newPayment(store: TestStore, overrides: Record<string, unknown> = {}) {

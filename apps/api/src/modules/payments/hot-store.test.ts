@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { api, testServer, type ApiResponse } from '../../../test/harness.ts';
-import { createHolder, fundAccount, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createHolder, fundAccount, transferAs, withdrawAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { card, createStore, webPayBodyFor } from '../../../test/gateway-fixtures.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
@@ -43,33 +43,6 @@ async function inParallel<T>(tasks: (() => Promise<T>)[], limit: number): Promis
 
 const key = (what: string) => `${what}-${randomBytes(8).toString('hex')}`;
 
-function transferOut(from: Holder, to: TestAccount, cents: number) {
-  return api('POST', '/v1/account/transfer_balance', {
-    token: from.user.token,
-    headers: { 'idempotency-key': key('out') },
-    body: { debitAccountKey: from.account.userName, creditAccountKey: to.userName, currency: 'USD', balance: (cents / 100).toFixed(2), tpin: Number(from.account.tpin) },
-  });
-}
-
-function withdraw(from: Holder, cents: number) {
-  return api('POST', '/v1/bank-withdraw/create', {
-    token: from.user.token,
-    headers: { 'idempotency-key': key('wd') },
-    body: {
-      accountNumber: from.account.accountNumber,
-      tpin: Number(from.account.tpin),
-      country: 'United States',
-      bankName: 'First Test Bank',
-      accountType: 'checking',
-      bankAccountNumber: '000123456789',
-      routingNumber: '021000021',
-      accountHolderName: 'Test Holder',
-      currency: 'USD',
-      amount: cents / 100,
-    },
-  });
-}
-
 describe('a hot store: 1,000 payments in while 200 debits go out', () => {
   it('never below zero, its postings\' sum, no payment applied twice, ledger:verify OK', async () => {
     const { db } = await testServer();
@@ -106,8 +79,8 @@ describe('a hot store: 1,000 payments in while 200 debits go out', () => {
     });
     const debits: Op[] = Array.from({ length: DEBITS }, (_, i) =>
       i % 4 === 3
-        ? { kind: 'debit', via: 'withdrawal', cents: 300, call: () => withdraw(owner, 300) }
-        : { kind: 'debit', via: 'transfer', cents: 200, call: () => transferOut(owner, recipients[i % recipients.length]!.account, 200) },
+        ? { kind: 'debit', via: 'withdrawal', cents: 300, call: () => withdrawAs(owner, 3, { key: key('wd') }) }
+        : { kind: 'debit', via: 'transfer', cents: 200, call: () => transferAs(owner, recipients[i % recipients.length]!.account, '2.00', { key: key('out') }) },
     );
     // Debits spread evenly through the payments, so money goes out while it comes in.
     const ops: Op[] = [];

@@ -1,8 +1,8 @@
 import { paymentMessages } from '@kestrel/shared';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { card, createStore, webPayBodyFor, type TestStore } from '../../../test/gateway-fixtures.ts';
-import { recordStatements } from '../../../test/statements.ts';
+import { countedCall } from '../../../test/statements.ts';
 
 /*
  * Creating a gateway payment is one database call (payment_create): the requirement of
@@ -11,25 +11,9 @@ import { recordStatements } from '../../../test/statements.ts';
  */
 
 let store: TestStore;
-let recording: ReturnType<typeof recordStatements> | undefined;
 beforeAll(async () => {
   store = await createStore();
 });
-afterEach(() => {
-  recording?.stop();
-  recording = undefined;
-});
-
-/** A request and the statements it sent. */
-async function counted(method: string, path: string, options: Parameters<typeof api>[2]) {
-  await testServer();
-  recording = recordStatements();
-  const response = await api(method, path, options);
-  recording.stop();
-  const texts = recording.texts;
-  recording = undefined;
-  return { response, texts };
-}
 
 const isCreateCall = (text: string) => text.includes('FROM payment_create(');
 const writes = (text: string) => /^\s*(insert|update|delete|begin|commit)\b/i.test(text);
@@ -42,21 +26,21 @@ const isLeaseHold = (text: string) => /^\s*with "leased" as \(update "payments" 
 describe('creating a payment is one database call', () => {
   it('web-pay with an Idempotency-Key: the store guard\'s read and one payment_create call; a replay is the same two', async () => {
     const body = webPayBodyFor();
-    const first = await counted('POST', '/v1/payment/web-pay', { headers: { ...store.headers, 'idempotency-key': 'create-once' }, body });
+    const first = await countedCall('POST', '/v1/payment/web-pay', { headers: { ...store.headers, 'idempotency-key': 'create-once' }, body });
     expect(first.response.status).toBe(200);
     expect(first.response.body).toMatchObject({ status: 'success', message: paymentMessages.created, data: { orderId: body.orderId, amount: 25.5, currency: 'USD', paymentStatus: 'initiate' } });
     expect(first.texts).toHaveLength(2);
     expect(first.texts.filter(isCreateCall)).toHaveLength(1);
     expect(first.texts.filter(writes)).toEqual([]);
 
-    const replay = await counted('POST', '/v1/payment/web-pay', { headers: { ...store.headers, 'idempotency-key': 'create-once' }, body });
+    const replay = await countedCall('POST', '/v1/payment/web-pay', { headers: { ...store.headers, 'idempotency-key': 'create-once' }, body });
     expect(replay.response.status).toBe(200);
     expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.response.body.data).toEqual(first.response.body.data);
     expect(replay.response.body.redirectUrl).toBe(first.response.body.redirectUrl);
     expect(replay.texts).toHaveLength(2);
 
-    const other = await counted('POST', '/v1/payment/web-pay', { headers: { ...store.headers, 'idempotency-key': 'create-once' }, body: { ...body, amount: 30 } });
+    const other = await countedCall('POST', '/v1/payment/web-pay', { headers: { ...store.headers, 'idempotency-key': 'create-once' }, body: { ...body, amount: 30 } });
     expect(other.response.status).toBe(422);
     expect(other.response.body).toMatchObject({ code: 'idempotency_key_reused', error: 'This Idempotency-Key was already used with a different request' });
     expect(other.texts).toHaveLength(2);
@@ -66,7 +50,7 @@ describe('creating a payment is one database call', () => {
     const body = webPayBodyFor();
     const first = await api('POST', '/v1/payment/web-pay', { headers: store.headers, body });
     expect(first.status).toBe(200);
-    const again = await counted('POST', '/v1/payment/web-pay', { headers: store.headers, body });
+    const again = await countedCall('POST', '/v1/payment/web-pay', { headers: store.headers, body });
     expect(again.response.status).toBe(409);
     expect(again.response.body).toMatchObject({ code: 'order_id_taken', error: paymentMessages.orderIdTaken(first.body.data.paymentId) });
     expect(again.texts).toHaveLength(2);
@@ -77,7 +61,7 @@ describe('creating a payment is one database call', () => {
     const { db } = await testServer();
     const pricey = await createStore();
     await db.updateTable('accounts').set({ gatewayFeeFixedCents: 100 }).where('id', '=', pricey.account.accountId).execute();
-    const refused = await counted('POST', '/v1/payment/web-pay', { headers: pricey.headers, body: webPayBodyFor({ amount: 1 }) });
+    const refused = await countedCall('POST', '/v1/payment/web-pay', { headers: pricey.headers, body: webPayBodyFor({ amount: 1 }) });
     expect(refused.response.status).toBe(400);
     expect(refused.response.body).toMatchObject({ code: 'fee_too_high', error: paymentMessages.feeTooHigh });
     expect(refused.texts).toHaveLength(1);
@@ -85,7 +69,7 @@ describe('creating a payment is one database call', () => {
 
   it('the direct card payment creates its payment with the same one call (no insert, no BEGIN of its own)', async () => {
     const body = { ...webPayBodyFor(), ...card() };
-    const direct = await counted('POST', '/v1/payment/web-pay/complete/direct', { headers: { ...store.headers, 'idempotency-key': 'direct-once' }, body });
+    const direct = await countedCall('POST', '/v1/payment/web-pay/complete/direct', { headers: { ...store.headers, 'idempotency-key': 'direct-once' }, body });
     expect(direct.response.status).toBe(200);
     expect(direct.response.body).toMatchObject({ status: 'success', message: paymentMessages.success });
     expect(direct.texts.filter(isCreateCall)).toHaveLength(1);

@@ -1,9 +1,9 @@
 import { paymentMessages } from '@kestrel/shared';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { createAccount, createUser, fundAccount } from '../../../test/factories.ts';
 import { card, createPayment, createStore, type TestStore } from '../../../test/gateway-fixtures.ts';
-import { recordStatements } from '../../../test/statements.ts';
+import { countedCall } from '../../../test/statements.ts';
 import { tpinMac } from '../accounts/tpin.ts';
 import { hashSecret } from '../../security/passwords.ts';
 
@@ -21,24 +21,11 @@ import { hashSecret } from '../../security/passwords.ts';
  */
 
 let store: TestStore;
-let recording: ReturnType<typeof recordStatements> | undefined;
 beforeAll(async () => {
   store = await createStore();
 });
-afterEach(() => {
-  recording?.stop();
-  recording = undefined;
-});
 
-async function counted(path: string, options: Parameters<typeof api>[2]) {
-  await testServer();
-  recording = recordStatements();
-  const response = await api('POST', path, options);
-  recording.stop();
-  const texts = recording.texts;
-  recording = undefined;
-  return { response, texts };
-}
+const counted = (path: string, options: Parameters<typeof api>[2]) => countedCall('POST', path, options);
 
 const isLeaseHold = (text: string) => /^\s*with "leased" as \(update "payments" set "attempt_lease_until"/i.test(text);
 const processorRecord = (text: string) => /sandbox_processor_records/i.test(text);

@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
-import { testConfig, testDatabase, testServer } from '../../../test/harness.ts';
+import { listenOnLoopback, testConfig, testDatabase, testServer } from '../../../test/harness.ts';
 import { createAccount, createHolder, createOperator, createUser, unique, type TestAccount, type TestOperator, type TestUser } from '../../../test/factories.ts';
-import { card, createPayment, createStore, type TestStore } from '../../../test/gateway-fixtures.ts';
+import { card, createdLink, createPayment, createStore, linkBodyFor, type TestLink as Link, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { createSandboxProcessor, type CardProcessor } from '../payments/card-processor.ts';
@@ -80,11 +80,8 @@ async function world() {
   const scripted = scriptedProcessor(name, db);
   const config = testConfig();
   const app = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web'), cardProcessor: scripted.processor });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = await listenOnLoopback(app);
   apps.push(app);
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  const baseUrl = `http://127.0.0.1:${address.port}`;
   const call = async (method: string, urlPath: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Call> => {
     const response = await fetch(`${baseUrl}${urlPath}`, {
       method,
@@ -142,28 +139,8 @@ async function paymentReference(db: World['db'], paymentId: string): Promise<str
   return row.reference;
 }
 
-interface Link {
-  id: string;
-  pRequestURLId: string;
-}
-
-async function createLink(w: World, owner: TestUser, account: TestAccount, overrides: Record<string, unknown> = {}): Promise<Link> {
-  const response = await w.call('POST', '/v1/payment-request/create', {
-    token: owner.token,
-    body: {
-      paymentPurpose: 'Pottery class',
-      tpin: account.tpin,
-      accountNumber: account.accountNumber,
-      amount: { type: 'fixed', currency: 'USD', value: 20 },
-      isUseLimit: false,
-      reference: 'POT-1',
-      paymentMethods: ['Card', 'Kestrel'],
-      ...overrides,
-    },
-  });
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return { id: response.body.data._id as string, pRequestURLId: response.body.data.pRequestURLId as string };
-}
+const createLink = async (w: World, owner: TestUser, account: TestAccount, overrides: Record<string, unknown> = {}): Promise<Link> =>
+  createdLink(await w.call('POST', '/v1/payment-request/create', { token: owner.token, body: linkBodyFor(account, overrides) }));
 
 const payLinkByCard = (w: World, link: Link, number = '4242 4242 4242 4242') =>
   w.call('POST', `/v1/payment-request/card/complete-payment/${link.pRequestURLId}`, { body: { ...card(number), email: 'vera@example.test', amount: 20, cardHolderName: 'Vera Visitor' } });

@@ -1,11 +1,9 @@
-import path from 'node:path';
 import { refundMessages, type RefundView } from '@kestrel/shared';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { api, testConfig, testDatabase, testServer } from '../../../test/harness.ts';
+import { extraTestApp, api, testDatabase, testServer } from '../../../test/harness.ts';
 import { unique } from '../../../test/factories.ts';
-import { card, createPayment, createStore, type TestStore } from '../../../test/gateway-fixtures.ts';
+import { createStore, paidByCard } from '../../../test/gateway-fixtures.ts';
 import { systemCents, walletCents } from '../../../test/ledger-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { createSandboxProcessor, type CardProcessor, type RefundOutcome } from '../payments/card-processor.ts';
@@ -28,24 +26,12 @@ const change = (before: Awaited<ReturnType<typeof books>>, after: Awaited<Return
   cardClearing: after.cardClearing - before.cardClearing,
 });
 
-async function payByCard(store: TestStore, amount: number, number = '4242424242424242'): Promise<string> {
-  const paymentId = await createPayment(store, { amount });
-  const paid = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card(number) });
-  if (paid.status !== 200) throw new Error(`card pay failed: ${paid.status}`);
-  return paymentId;
-}
-
 const apps: FastifyInstance[] = [];
 /** Another API process on the same database, with its own card processor. */
 async function anotherApp(cardProcessor?: CardProcessor): Promise<{ app: FastifyInstance; baseUrl: string }> {
-  const handle = await testDatabase();
-  const config = testConfig();
-  const app = await buildApp({ config, db: handle.db, logger: false, webDist: path.join(config.dataDir, 'no-web'), ...(cardProcessor ? { cardProcessor } : {}) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, baseUrl } = await extraTestApp({}, cardProcessor ? { cardProcessor } : {});
   apps.push(app);
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return { app, baseUrl: `http://127.0.0.1:${address.port}` };
+  return { app, baseUrl };
 }
 afterAll(async () => {
   for (const app of apps) await app.close();
@@ -81,7 +67,7 @@ describe('a card refund the processor refuses', () => {
   it('answers 402, puts the money back to the owner and fee revenue, keeps the refund as failed, and a replay answers the same', async () => {
     const store = await createStore();
     // The sandbox's published card whose refunds are refused.
-    const paymentId = await payByCard(store, 25.5, '4000000000005126');
+    const paymentId = await paidByCard(store, 25.5, '4000000000005126');
     const before = await books(store.account.accountId);
     const key = unique('rf');
     const refused = await api('POST', `/v1/payment/refund/${paymentId}`, { headers: { ...store.headers, 'idempotency-key': key }, body: { amount: 10 } });
@@ -105,7 +91,7 @@ describe('a card refund the processor refuses', () => {
 describe('a crash between the ledger step and the processor', () => {
   it('leaves the refund processing with the money in flight; the next server start settles it, once', async () => {
     const store = await createStore();
-    const paymentId = await payByCard(store, 25.5);
+    const paymentId = await paidByCard(store, 25.5);
     const before = await books(store.account.accountId);
     const stalled = await stallingProcessor();
     const dying = await anotherApp(stalled.processor);
@@ -141,7 +127,7 @@ describe('a crash between the ledger step and the processor', () => {
 
   it('is undone on restart when the processor refuses it: the money goes back to the owner', async () => {
     const store = await createStore();
-    const paymentId = await payByCard(store, 25.5, '4000000000005126');
+    const paymentId = await paidByCard(store, 25.5, '4000000000005126');
     const before = await books(store.account.accountId);
     const throwing: CardProcessor = { ...createSandboxProcessor((await testDatabase()).db), name: 'unreachable', refund: () => Promise.reject(new Error('connect ETIMEDOUT')) };
     const cut = await anotherApp(throwing);

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
 import { createAccount, createUser, fundAccount, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
-import { card, createPayment, createStore, operatorToken, type TestStore } from '../../../test/gateway-fixtures.ts';
+import { card, createPayment, createStore, paidByCard, operatorToken, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { systemCents, walletCents } from '../../../test/ledger-fixtures.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 
@@ -32,13 +32,6 @@ const change = (before: Awaited<ReturnType<typeof books>>, after: Awaited<Return
   cardClearing: after.cardClearing - before.cardClearing,
 });
 
-async function payByCard(store: TestStore, amount: number, number = '4242424242424242'): Promise<string> {
-  const paymentId = await createPayment(store, { amount });
-  const paid = await api('POST', `/v1/payment/complete/${paymentId}`, { body: card(number) });
-  if (paid.status !== 200) throw new Error(`card pay failed: ${paid.status} ${JSON.stringify(paid.body)}`);
-  return paymentId;
-}
-
 async function payByWallet(store: TestStore, amount: number, payer: { user: TestUser; account: TestAccount }): Promise<string> {
   const paymentId = await createPayment(store, { amount });
   const paid = await api('POST', `/v1/payment/complete/kestrel/${paymentId}`, { token: payer.user.token, body: { accountNumber: payer.account.accountNumber, tpin: payer.account.tpin } });
@@ -65,7 +58,7 @@ beforeAll(async () => {
 describe('a card payment refunded in two parts', () => {
   it('moves the owner, fee revenue and card clearing to the cent, returns the fee exactly, and tells the store', async () => {
     const store = await createStore();
-    const paymentId = await payByCard(store, 25.5);
+    const paymentId = await paidByCard(store, 25.5);
     // 2 % of 25.50 = 0.51 fee; the owner got 24.99.
     expect(await walletCents(store.account.accountId)).toBe(2499);
 
@@ -236,7 +229,7 @@ describe('the fee returned', () => {
   it('adds up to the fee charged, to the cent, over uneven partial refunds', async () => {
     const store = await createStore();
     // 100.01 at 2 %: fee 2.00.
-    const paymentId = await payByCard(store, 100.01);
+    const paymentId = await paidByCard(store, 100.01);
     const fees: number[] = [];
     for (const amount of ['33.33', '33.33', '0.01', '33.34']) {
       const refunded = await storeRefund(store, paymentId, { amount });
@@ -253,7 +246,7 @@ describe('the fee returned', () => {
 describe('refunds at once', () => {
   it('20 parallel 10 % refunds with their own keys: exactly 10 succeed, the total never passes the amount, the owner never below zero', async () => {
     const store = await createStore();
-    const paymentId = await payByCard(store, 25.5);
+    const paymentId = await paidByCard(store, 25.5);
     const answers = await Promise.all(Array.from({ length: 20 }, () => storeRefund(store, paymentId, { amount: 2.55 })));
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([...Array(10).fill(200), ...Array(10).fill(409)]);
@@ -268,7 +261,7 @@ describe('refunds at once', () => {
 
   it('the same key 20 times at once is one refund, every answer that refund', async () => {
     const store = await createStore();
-    const paymentId = await payByCard(store, 25.5);
+    const paymentId = await paidByCard(store, 25.5);
     const key = unique('same');
     const answers = await Promise.all(Array.from({ length: 20 }, () => storeRefund(store, paymentId, { amount: 3 }, key)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
@@ -290,7 +283,7 @@ describe('refusals change nothing', () => {
   let paymentId: string;
   beforeAll(async () => {
     store = await createStore();
-    paymentId = await payByCard(store, 25.5);
+    paymentId = await paidByCard(store, 25.5);
   });
 
   it('answers a readable 400 or 409 for a wrong currency, too much, zero, negative, no key, an unpaid or failed payment', async () => {
@@ -325,7 +318,7 @@ describe('refusals change nothing', () => {
 
   it('refuses a payment older than 180 days', async () => {
     const { db } = await testServer();
-    const old = await payByCard(store, 5);
+    const old = await paidByCard(store, 5);
     await sql`UPDATE payments SET paid_at = now() - interval '181 days' WHERE id = ${old}`.execute(db);
     const answer = await storeRefund(store, old, { amount: 1 });
     expect([answer.status, answer.body.code, answer.body.error]).toEqual([409, 'refund_window_closed', refundMessages.windowClosed]);
@@ -349,7 +342,7 @@ describe('refusals change nothing', () => {
 describe('who may refund', () => {
   it("bob refunding alice's payment, another store's key → 404; anonymous → 401; a Pending store → 403", async () => {
     const alice = await createStore();
-    const paymentId = await payByCard(alice, 12);
+    const paymentId = await paidByCard(alice, 12);
     const bob = await createStore();
     const before = await books(alice.account.accountId);
 
@@ -371,7 +364,7 @@ describe('who may refund', () => {
 
   it('the owner refunds from the portal with the TPIN; an operator with a reason, in the audit trail', async () => {
     const store = await createStore();
-    const paymentId = await payByCard(store, 20);
+    const paymentId = await paidByCard(store, 20);
     const asOwner = await api('POST', `/v1/payment/details/${paymentId}/refund`, { token: store.owner.token, body: { amount: '2.50', tpin: store.account.tpin } });
     expect(asOwner.status).toBe(200);
     expect(asOwner.body.data).toMatchObject({ amount: 2.5, initiatedBy: { kind: 'owner' }, status: 'succeeded' });

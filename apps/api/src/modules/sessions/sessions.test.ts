@@ -1,8 +1,6 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { api, testConfig, testServer } from '../../../test/harness.ts';
+import { extraTestApp, api } from '../../../test/harness.ts';
 import { createAccount, createUser, fundAccount } from '../../../test/factories.ts';
 import { asCents } from '@kestrel/shared';
 
@@ -13,14 +11,8 @@ afterAll(async () => {
 
 /** A second API process on the same database (as WEB_CONCURRENCY workers are). */
 async function secondProcess() {
-  const { db } = await testServer();
-  const config = testConfig();
-  const app = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, baseUrl } = await extraTestApp();
   extraApps.push(app);
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  const baseUrl = `http://127.0.0.1:${address.port}`;
   return async (method: string, urlPath: string, options: { token: string; body?: unknown }) => {
     const response = await fetch(`${baseUrl}${urlPath}`, {
       method,

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { statementMessages, verifyStatement, type AccountStatement, type PublishedSeals } from '@kestrel/shared';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createHolder, createUser, fundAccount, unique, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { bangladeshBank, createAccount, createHolder, createUser, fundAccount, transferAs, unique, withdrawAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { card, createPayment, createStore, type TestStore } from '../../../test/gateway-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
@@ -88,28 +88,11 @@ beforeAll(async () => {
   expect(refund.status, JSON.stringify(refund.body)).toBe(200);
   expectedNets.push(-980);
 
-  const sent = await api('POST', '/v1/account/transfer_balance', {
-    token: owner.user.token,
-    body: { debitAccountKey: owner.account.userName, creditAccountKey: bob.account.userName, currency: 'USD', balance: 12.5, tpin: owner.account.tpin },
-  });
+  const sent = await transferAs(owner, bob.account, 12.5);
   expect(sent.status).toBe(200);
   expectedNets.push(-1_250);
 
-  const withdrawal = await api('POST', '/v1/bank-withdraw/create', {
-    token: owner.user.token,
-    body: {
-      accountNumber: owner.account.accountNumber,
-      tpin: owner.account.tpin,
-      country: 'Bangladesh',
-      bankName: 'Dhaka Test Bank',
-      branchName: 'Gulshan',
-      bankAccountNumber: '000123456789',
-      routingNumber: '123456789',
-      accountHolderName: 'Test Holder',
-      currency: 'USD',
-      amount: 30,
-    },
-  });
+  const withdrawal = await withdrawAs(owner, 30, { body: bangladeshBank });
   expect(withdrawal.status, JSON.stringify(withdrawal.body)).toBe(201);
   expectedNets.push(-3_000);
 });

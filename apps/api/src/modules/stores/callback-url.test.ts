@@ -1,13 +1,10 @@
 import { createServer, type Server } from 'node:net';
-import path from 'node:path';
 import { storeMessages } from '@kestrel/shared';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
 import { urlTargetsPrivateAddress } from '../../security/private-addresses.ts';
 import { createAccount, createUser } from '../../../test/factories.ts';
 import { storeFields, storeImages } from '../../../test/gateway-fixtures.ts';
-import { testConfig, testServer } from '../../../test/harness.ts';
+import { extraTestApp, testServer } from '../../../test/harness.ts';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -16,15 +13,10 @@ afterAll(async () => {
 
 /** An app on the shared test database with private callbacks refused (the production default). */
 async function productionLikeApp(): Promise<string> {
-  const { db } = await testServer();
-  const config = testConfig();
-  expect(config.allowPrivateCallbacks).toBe(false);
-  const app: FastifyInstance = await buildApp({ config, db, logger: false, webDist: path.join(config.dataDir, 'no-web') });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, config, baseUrl } = await extraTestApp();
   closers.push(() => app.close());
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
+  expect(config.allowPrivateCallbacks).toBe(false);
+  return baseUrl;
 }
 
 async function postStoreTo(baseUrl: string, token: string, fields: Record<string, string>) {

@@ -1,7 +1,7 @@
 import { messages } from '@kestrel/shared';
 import { describe, expect, it } from 'vitest';
 import { api, testServer } from '../../../test/harness.ts';
-import { createAccount, createHolder, createUser, fundAccount, raiseStepUpThreshold, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createAccount, createHolder, createUser, fundAccount, raiseStepUpThreshold, transferAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 
 async function balanceCents(user: TestUser, account: TestAccount): Promise<number> {
@@ -11,26 +11,11 @@ async function balanceCents(user: TestUser, account: TestAccount): Promise<numbe
   return Math.round((usd?.amount ?? 0) * 100);
 }
 
-function transfer(from: { user: TestUser; account: TestAccount }, to: TestAccount, amount: number | string, options: { tpin?: string | number; key?: string } = {}) {
-  return api('POST', '/v1/account/transfer_balance', {
-    token: from.user.token,
-    headers: options.key ? { 'idempotency-key': options.key } : {},
-    body: {
-      userId: from.user.userId,
-      debitAccountKey: from.account.userName,
-      creditAccountKey: to.userName,
-      currency: 'USD',
-      balance: amount,
-      tpin: options.tpin ?? Number(from.account.tpin),
-    },
-  });
-}
-
 describe('POST /v1/account/transfer_balance', () => {
   it('moves money, answers "Fund transfer successfull" and the remaining balance', async () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
-    const response = await transfer(alice, bob.account, 25.5);
+    const response = await transferAs(alice, bob.account, 25.5);
     expect(response.status).toBe(200);
     expect(response.body.message).toBe('Fund transfer successfull');
     expect(response.body.data).toMatchObject({ amount: 25.5, currency: 'USD', balance: 74.5, transactionId: expect.stringMatching(/^TNX/) });
@@ -41,7 +26,7 @@ describe('POST /v1/account/transfer_balance', () => {
   it('writes the transfer row, both activities and an audit entry with the ledger transaction', async () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
-    const response = await transfer(alice, bob.account, 12);
+    const response = await transferAs(alice, bob.account, 12);
     expect(response.status).toBe(200);
     const { transactionId } = response.body.data;
     const { db } = await testServer();
@@ -61,8 +46,8 @@ describe('POST /v1/account/transfer_balance', () => {
   it('accepts whole numbers (the spec client) and decimal text', async () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
-    expect((await transfer(alice, bob.account, 10)).status).toBe(200);
-    expect((await transfer(alice, bob.account, '0.25')).status).toBe(200);
+    expect((await transferAs(alice, bob.account, 10)).status).toBe(200);
+    expect((await transferAs(alice, bob.account, '0.25')).status).toBe(200);
     expect(await balanceCents(bob.user, bob.account)).toBe(1_025);
   });
 
@@ -70,7 +55,7 @@ describe('POST /v1/account/transfer_balance', () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
     for (const amount of [0, -5, 1.234, '12.345', 'ten', '']) {
-      const response = await transfer(alice, bob.account, amount);
+      const response = await transferAs(alice, bob.account, amount);
       expect(response.status, String(amount)).toBe(400);
       expect(response.body.error).toBeTruthy();
     }
@@ -80,7 +65,7 @@ describe('POST /v1/account/transfer_balance', () => {
   it('refuses an amount above the balance: nothing changes', async () => {
     const alice = await createHolder(1_000);
     const bob = await createHolder();
-    const response = await transfer(alice, bob.account, 10.01);
+    const response = await transferAs(alice, bob.account, 10.01);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ error: 'Insufficient balance', code: 'insufficient_balance' });
     expect(await balanceCents(alice.user, alice.account)).toBe(1_000);
@@ -89,10 +74,10 @@ describe('POST /v1/account/transfer_balance', () => {
 
   it('refuses sending to the same account, to an unknown account, or in another currency', async () => {
     const alice = await createHolder(1_000);
-    const self = await transfer(alice, alice.account, 1);
+    const self = await transferAs(alice, alice.account, 1);
     expect(self.status).toBe(400);
     expect(self.body.error).toBe('You cannot transfer to the same account');
-    const unknown = await transfer(alice, { ...alice.account, userName: 'no-such-user-name-xyz' }, 1);
+    const unknown = await transferAs(alice, { ...alice.account, userName: 'no-such-user-name-xyz' }, 1);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('Recipient account not found');
     const eur = await api('POST', '/v1/account/transfer_balance', {
@@ -113,7 +98,7 @@ describe('POST /v1/account/transfer_balance', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.fields.tpin).toBe('TPIN is required');
     const wrongTpin = alice.account.tpin === '1111' ? '2222' : '1111';
-    const wrong = await transfer(alice, bob.account, 1, { tpin: wrongTpin });
+    const wrong = await transferAs(alice, bob.account, 1, { tpin: wrongTpin });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe('tpin_incorrect');
     expect(wrong.body.error).toMatch(/^Incorrect TPIN\. 4 attempts left/);
@@ -125,9 +110,9 @@ describe('POST /v1/account/transfer_balance', () => {
     const bob = await createHolder();
     const wrongTpin = alice.account.tpin === '1111' ? '2222' : '1111';
     const codes: string[] = [];
-    for (let i = 0; i < 5; i++) codes.push((await transfer(alice, bob.account, 1, { tpin: wrongTpin })).body.code);
+    for (let i = 0; i < 5; i++) codes.push((await transferAs(alice, bob.account, 1, { tpin: wrongTpin })).body.code);
     expect(codes).toEqual(['tpin_incorrect', 'tpin_incorrect', 'tpin_incorrect', 'tpin_incorrect', 'tpin_locked']);
-    const right = await transfer(alice, bob.account, 1);
+    const right = await transferAs(alice, bob.account, 1);
     expect(right.status).toBe(423);
     expect(right.body.error).toBe(messages.tpin.locked);
     expect(await balanceCents(alice.user, alice.account)).toBe(1_000);
@@ -139,12 +124,12 @@ describe('POST /v1/account/transfer_balance', () => {
     const alice = await createHolder(1_000);
     const bob = await createHolder();
     const guesses = Array.from({ length: 30 }, (_, i) => String(1000 + i).padStart(4, '0')).filter((g) => g !== alice.account.tpin);
-    const answers = await Promise.all(guesses.map((tpin) => transfer(alice, bob.account, 1, { tpin })));
+    const answers = await Promise.all(guesses.map((tpin) => transferAs(alice, bob.account, 1, { tpin })));
     const evaluated = answers.filter((a) => a.body.code === 'tpin_incorrect').length;
     const locked = answers.filter((a) => a.body.code === 'tpin_locked').length;
     expect(evaluated).toBeLessThanOrEqual(4);
     expect(evaluated + locked).toBe(guesses.length);
-    expect((await transfer(alice, bob.account, 1)).status).toBe(423);
+    expect((await transferAs(alice, bob.account, 1)).status).toBe(423);
   });
 
   it("another user's token cannot send from an account", async () => {
@@ -169,13 +154,13 @@ describe('idempotency', () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
     const key = `key-${alice.account.accountNumber}`;
-    const answers = await Promise.all(Array.from({ length: 12 }, () => transfer(alice, bob.account, 7, { key })));
+    const answers = await Promise.all(Array.from({ length: 12 }, () => transferAs(alice, bob.account, 7, { key })));
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     const bodies = new Set(answers.map((a) => JSON.stringify(a.body)));
     expect(bodies.size).toBe(1);
     expect(await balanceCents(alice.user, alice.account)).toBe(9_300);
     expect(await balanceCents(bob.user, bob.account)).toBe(700);
-    const later = await transfer(alice, bob.account, 7, { key });
+    const later = await transferAs(alice, bob.account, 7, { key });
     expect(later.headers.get('idempotent-replayed')).toBe('true');
     expect(JSON.stringify(later.body)).toBe([...bodies][0]);
   });
@@ -184,8 +169,8 @@ describe('idempotency', () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
     const key = `key2-${alice.account.accountNumber}`;
-    expect((await transfer(alice, bob.account, 7, { key })).status).toBe(200);
-    const reuse = await transfer(alice, bob.account, 8, { key });
+    expect((await transferAs(alice, bob.account, 7, { key })).status).toBe(200);
+    const reuse = await transferAs(alice, bob.account, 8, { key });
     expect(reuse.status).toBe(422);
     expect(reuse.body.code).toBe('idempotency_key_reused');
     expect(await balanceCents(bob.user, bob.account)).toBe(700);
@@ -196,7 +181,7 @@ describe('double spend', () => {
   it('50 parallel transfers of the whole balance: exactly one succeeds, the balance ends at 0', async () => {
     const alice = await createHolder(5_000);
     const recipients = await Promise.all(Array.from({ length: 5 }, () => createHolder()));
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => transfer(alice, recipients[i % 5]!.account, 50)));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => transferAs(alice, recipients[i % 5]!.account, 50)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status !== 200).every((a) => a.body.code === 'insufficient_balance')).toBe(true);
     expect(await balanceCents(alice.user, alice.account)).toBe(0);
@@ -235,7 +220,7 @@ describe('conservation under concurrency', () => {
           let to = holders[Math.floor(random() * holders.length)]!;
           if (to === from) to = holders[(holders.indexOf(from) + 1) % holders.length]!;
           const cents = 1 + Math.floor(random() * 40_000);
-          const answer = await transfer(from, to.account, (cents / 100).toFixed(2));
+          const answer = await transferAs(from, to.account, (cents / 100).toFixed(2));
           if (answer.status === 200) succeeded++;
           else {
             expect(answer.body.code).toBe('insufficient_balance');
@@ -288,7 +273,7 @@ describe('recipient search and recents', () => {
     const itself = await api('GET', `/v1/account/search?query=${personal.accountNumber}&accountNumber=${personal.accountNumber}`, { token: user.token });
     expect(itself.body.data).toEqual([]);
 
-    const sent = await transfer({ user, account: personal }, business, 12.5);
+    const sent = await transferAs({ user, account: personal }, business, 12.5);
     expect(sent.status).toBe(200);
     expect(sent.body.data).toMatchObject({ amount: 12.5, balance: 87.5, debitAccountKey: personal.userName, creditAccountKey: business.userName });
     expect(await balanceCents(user, personal)).toBe(8_750);
@@ -335,9 +320,9 @@ describe('recipient search and recents', () => {
     const carol = await createHolder();
     const empty = await api('GET', `/v1/account/transfer_balance/recent/${alice.account.accountNumber}`, { token: alice.user.token });
     expect(empty.body.data).toEqual([]);
-    await transfer(alice, bob.account, 1);
-    await transfer(alice, carol.account, 1);
-    await transfer(alice, bob.account, 1);
+    await transferAs(alice, bob.account, 1);
+    await transferAs(alice, carol.account, 1);
+    await transferAs(alice, bob.account, 1);
     const recent = await api('GET', `/v1/account/transfer_balance/recent/${alice.account.accountNumber}`, { token: alice.user.token });
     expect(recent.body.data.map((r: { userName: string }) => r.userName)).toEqual([bob.account.userName, carol.account.userName]);
     const other = await api('GET', `/v1/account/transfer_balance/recent/${alice.account.accountNumber}`, { token: bob.user.token });
@@ -349,7 +334,7 @@ describe('GET /v1/transaction/account/:accountNumber', () => {
   it('answers the grouped shape with both parties and their debit/credit', async () => {
     const alice = await createHolder(10_000);
     const bob = await createHolder();
-    const sent = await transfer(alice, bob.account, 12.34);
+    const sent = await transferAs(alice, bob.account, 12.34);
     const response = await api('GET', `/v1/transaction/account/${bob.account.accountNumber}`, { token: bob.user.token });
     expect(response.status).toBe(200);
     const groups = response.body.data;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { operatorToken } from '../../../test/gateway-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
-import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createHolder, withdrawalBodyFor, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { walletCents } from '../../../test/ledger-fixtures.ts';
-import { recordStatements } from '../../../test/statements.ts';
+import { countedCall } from '../../../test/statements.ts';
 
 /*
  * Withdrawals on one-call primitives (issue 21): each money step of a request, an operator's
@@ -16,31 +16,7 @@ interface Holder {
   account: TestAccount;
 }
 
-function usBody(h: Holder, amount = 25.5) {
-  return {
-    accountNumber: h.account.accountNumber,
-    tpin: Number(h.account.tpin),
-    country: 'United States',
-    bankName: 'First Test Bank',
-    accountType: 'checking',
-    bankAccountNumber: '000123456789',
-    routingNumber: '021000021',
-    accountHolderName: 'Test Holder',
-    currency: 'USD',
-    amount,
-  };
-}
-
-async function counted(method: string, path: string, options: Parameters<typeof api>[2]) {
-  await testServer();
-  const recording = recordStatements();
-  try {
-    const response = await api(method, path, options);
-    return { response, texts: recording.texts };
-  } finally {
-    recording.stop();
-  }
-}
+const usBody = (h: Holder, amount = 25.5) => withdrawalBodyFor(h, amount);
 
 const calls = (texts: string[], fn: string) => texts.filter((text) => text.includes(`FROM ${fn}(`)).length;
 /** Transactions opened by the server itself (BEGIN): none is left on these paths. */
@@ -50,7 +26,7 @@ const bareWrites = (texts: string[]) => texts.filter((text) => /^\s*(insert|dele
 describe('withdrawals are one call per money step', () => {
   it('a request: one tpin_check call, then one withdrawal_request call (the hold, the row, activity, audit, key); a replay makes no call', async () => {
     const h = await createHolder(10_000);
-    const first = await counted('POST', '/v1/bank-withdraw/create', { token: h.user.token, headers: { 'idempotency-key': 'wd-once' }, body: usBody(h) });
+    const first = await countedCall('POST', '/v1/bank-withdraw/create', { token: h.user.token, headers: { 'idempotency-key': 'wd-once' }, body: usBody(h) });
     expect(first.response.status).toBe(201);
     expect(first.response.body.data).toMatchObject({ status: 'Pending', amount: 25.5, bankAccountNumber: '****6789' });
     expect(calls(first.texts, 'withdrawal_request')).toBe(1);
@@ -59,13 +35,13 @@ describe('withdrawals are one call per money step', () => {
     expect(transactions(first.texts)).toBe(0);
     expect(bareWrites(first.texts)).toEqual([]);
 
-    const replay = await counted('POST', '/v1/bank-withdraw/create', { token: h.user.token, headers: { 'idempotency-key': 'wd-once' }, body: usBody(h) });
+    const replay = await countedCall('POST', '/v1/bank-withdraw/create', { token: h.user.token, headers: { 'idempotency-key': 'wd-once' }, body: usBody(h) });
     expect(replay.response.status).toBe(201);
     expect(replay.response.body.data).toEqual(first.response.body.data);
     expect(calls(replay.texts, 'withdrawal_request')).toBe(0);
     expect(transactions(replay.texts)).toBe(0);
 
-    const tooMuch = await counted('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: usBody(h, 100) });
+    const tooMuch = await countedCall('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: usBody(h, 100) });
     expect(tooMuch.response.status).toBe(400);
     expect(tooMuch.response.body.error).toBe('Insufficient balance');
     expect(calls(tooMuch.texts, 'withdrawal_request')).toBe(1);
@@ -80,19 +56,19 @@ describe('withdrawals are one call per money step', () => {
       [ids[0]!, 'complete'],
       [ids[1]!, 'fail'],
     ] as const) {
-      const processing = await counted('POST', `/v1/operator/withdrawals/${id}/processing`, { token });
+      const processing = await countedCall('POST', `/v1/operator/withdrawals/${id}/processing`, { token });
       expect(processing.response.status).toBe(200);
       expect(calls(processing.texts, 'withdrawal_move')).toBe(1);
       expect(transactions(processing.texts)).toBe(0);
       expect(bareWrites(processing.texts)).toEqual([]);
-      const done = await counted('POST', `/v1/operator/withdrawals/${id}/${last}`, { token, ...(last === 'fail' ? { body: { reason: 'Account closed' } } : {}) });
+      const done = await countedCall('POST', `/v1/operator/withdrawals/${id}/${last}`, { token, ...(last === 'fail' ? { body: { reason: 'Account closed' } } : {}) });
       expect(done.response.status).toBe(200);
       expect(done.response.body.data.status).toBe(last === 'fail' ? 'Failed' : 'Completed');
       expect(calls(done.texts, 'withdrawal_move')).toBe(1);
       expect(transactions(done.texts)).toBe(0);
       expect(bareWrites(done.texts)).toEqual([]);
     }
-    const again = await counted('POST', `/v1/operator/withdrawals/${ids[0]}/processing`, { token });
+    const again = await countedCall('POST', `/v1/operator/withdrawals/${ids[0]}/processing`, { token });
     expect(again.response.status).toBe(409);
     expect(again.response.body.code).toBe('withdrawal_status_conflict');
     expect(calls(again.texts, 'withdrawal_move')).toBe(1);
@@ -101,7 +77,7 @@ describe('withdrawals are one call per money step', () => {
   it("the owner's cancel: one tpin_check call, then one withdrawal_move call", async () => {
     const h = await createHolder(10_000);
     const id = (await api('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: usBody(h, 10) })).body.data._id as string;
-    const cancelled = await counted('POST', `/v1/bank-withdraw/cancel/${id}`, { token: h.user.token, headers: { 'idempotency-key': 'cancel-once' }, body: { tpin: h.account.tpin } });
+    const cancelled = await countedCall('POST', `/v1/bank-withdraw/cancel/${id}`, { token: h.user.token, headers: { 'idempotency-key': 'cancel-once' }, body: { tpin: h.account.tpin } });
     expect(cancelled.response.status).toBe(200);
     expect(cancelled.response.body.data.status).toBe('Cancelled');
     expect(calls(cancelled.texts, 'withdrawal_move')).toBe(1);
@@ -115,7 +91,7 @@ describe('withdrawals are one call per money step', () => {
     const h = await createHolder(10_000);
     const wrong = h.account.tpin === '1111' ? 2222 : 1111;
     for (const left of [4, 3, 2, 1]) {
-      const refused = await counted('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: { ...usBody(h), tpin: wrong } });
+      const refused = await countedCall('POST', '/v1/bank-withdraw/create', { token: h.user.token, body: { ...usBody(h), tpin: wrong } });
       expect(refused.response.status).toBe(400);
       expect(refused.response.body.error).toBe(`Incorrect TPIN. ${left} attempt${left === 1 ? '' : 's'} left before money movement is locked.`);
       expect(calls(refused.texts, 'tpin_check')).toBe(1);

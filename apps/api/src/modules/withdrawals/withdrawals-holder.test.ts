@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { operatorToken } from '../../../test/gateway-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
-import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { bangladeshBank, createHolder, withdrawAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 
 type Holder = { user: TestUser; account: TestAccount };
@@ -14,21 +14,7 @@ async function balanceCents(h: Holder): Promise<number> {
 }
 
 async function withdraw(h: Holder, amount: number | string): Promise<string> {
-  const response = await api('POST', '/v1/bank-withdraw/create', {
-    token: h.user.token,
-    body: {
-      accountNumber: h.account.accountNumber,
-      tpin: h.account.tpin,
-      country: 'Bangladesh',
-      bankName: 'Dhaka Test Bank',
-      branchName: 'Gulshan',
-      bankAccountNumber: '000123456789',
-      routingNumber: '123456789',
-      accountHolderName: 'Test Holder',
-      currency: 'USD',
-      amount,
-    },
-  });
+  const response = await withdrawAs(h, amount, { body: bangladeshBank });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.data._id;
 }

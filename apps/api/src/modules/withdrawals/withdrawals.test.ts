@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { operatorToken } from '../../../test/gateway-fixtures.ts';
 import { api, testServer } from '../../../test/harness.ts';
-import { createHolder, type TestAccount, type TestUser } from '../../../test/factories.ts';
+import { createHolder, withdrawalBodyFor, type TestAccount, type TestHolder, type TestUser } from '../../../test/factories.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 
 async function balanceCents(user: TestUser, account: TestAccount): Promise<number> {
@@ -12,24 +12,8 @@ async function balanceCents(user: TestUser, account: TestAccount): Promise<numbe
   return Math.round((usd?.amount ?? 0) * 100);
 }
 
-/** A valid US body (021000021 is a real ABA routing number with a valid check digit). */
-function usBody(h: { user: TestUser; account: TestAccount }, overrides: Record<string, unknown> = {}) {
-  return {
-    accountNumber: h.account.accountNumber,
-    userId: h.user.userId,
-    tpin: Number(h.account.tpin),
-    country: 'United States',
-    bankName: 'First Test Bank',
-    branchName: '',
-    accountType: 'checking',
-    bankAccountNumber: '000123456789',
-    routingNumber: '021000021',
-    accountHolderName: 'Test Holder',
-    currency: 'USD',
-    amount: 25.5,
-    ...overrides,
-  };
-}
+/** A valid US body of US$ 25.50, `overrides` for the field under test. */
+const usBody = (h: TestHolder, overrides: Record<string, unknown> = {}) => withdrawalBodyFor(h, 25.5, overrides);
 
 function create(h: { user: TestUser; account: TestAccount }, body: Record<string, unknown>, key?: string) {
   return api('POST', '/v1/bank-withdraw/create', { token: h.user.token, body, headers: key ? { 'idempotency-key': key } : {} });

@@ -2,7 +2,7 @@ import { MAX_DECLINES_PER_PAYMENT, MAX_DECLINES_PER_STORE_PER_HOUR, paymentMessa
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, testServer } from '../../../../test/harness.ts';
 import { createAccount, createUser, fundAccount, type TestAccount, type TestUser } from '../../../../test/factories.ts';
-import { card, createPayment, createStore, webPayBodyFor, type TestStore } from '../../../../test/gateway-fixtures.ts';
+import { card, createdLink, createPayment, createStore, linkBodyFor, webPayBodyFor, type TestLink as Link, type TestStore } from '../../../../test/gateway-fixtures.ts';
 import { verifyLedger } from '../../ledger/verify.ts';
 import { linkUseHold } from '../../payment-requests/link-collect.ts';
 import type { CardProcessor } from '../card-processor.ts';
@@ -34,28 +34,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-interface Link {
-  id: string;
-  pRequestURLId: string;
-}
-
-async function createLink(overrides: Record<string, unknown> = {}): Promise<Link> {
-  const response = await api('POST', '/v1/payment-request/create', {
-    token: owner.token,
-    body: {
-      paymentPurpose: 'Pottery class',
-      tpin: ownerAccount.tpin,
-      accountNumber: ownerAccount.accountNumber,
-      amount: { type: 'fixed', currency: 'USD', value: 20 },
-      isUseLimit: false,
-      reference: 'POT-1',
-      paymentMethods: ['Card', 'Kestrel'],
-      ...overrides,
-    },
-  });
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return { id: response.body.data._id as string, pRequestURLId: response.body.data.pRequestURLId as string };
-}
+const createLink = async (overrides: Record<string, unknown> = {}): Promise<Link> =>
+  createdLink(await api('POST', '/v1/payment-request/create', { token: owner.token, body: linkBodyFor(ownerAccount, overrides) }));
 
 const payLinkByCard = (link: Link, number = '4242 4242 4242 4242', amount: number = 20) =>
   api('POST', `/v1/payment-request/card/complete-payment/${link.pRequestURLId}`, {

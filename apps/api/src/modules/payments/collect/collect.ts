@@ -39,11 +39,12 @@ import {
  *   wallet: `open` — the key's earlier answer, read with the record in one statement, and
  *         the record's refusals (before the TPIN is tried, so they cost no attempt); with a
  *         step-up code, the TPIN checked on its own first (a wrong one costs no code try)
- *   → one database call (`collect_post`, db/functions/collect_post.sql): the payer's TPIN
- *     and operator locks under its row lock and, without a step-up code, the TPIN itself
- *     (tpin_check: counted, with lockout, the count committed with a refusal) (wallet), the record under its row
- *     lock, the ledger transaction with its three postings (source, payee less fee, fee
- *     revenue), the record, the callback, activities, audit, balances, idempotency record
+ *   → one database call (`collect_post`, db/functions/collect_post.sql): for a wallet, the
+ *     payer's TPIN and operator locks under its row lock and, without a step-up code, the
+ *     TPIN itself (tpin_check: counted, with lockout, the count committed with a refusal);
+ *     the record under its row lock, the ledger transaction with its three postings (source,
+ *     payee less fee, fee revenue), the record, the callback, activities, audit, balances,
+ *     idempotency record
  *   → a charge that did not get recorded (an error, or a concurrent request with the same
  *     Idempotency-Key won) is voided unless the books show it, and the hold given back.
  *

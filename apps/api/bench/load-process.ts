@@ -41,15 +41,44 @@ function tallyAnswer(tally: Tally, status: number, body: string): void {
 
 type Options = autocannon.Options;
 
+/**
+ * The accounts a timed run debits, each lent to one request at a time: a request takes the
+ * account that has been idle longest and gives it back with its answer. So no two requests in
+ * flight ever debit one account (they would queue on its balance row, which is not what is
+ * measured), and every account of the run's clients takes its turn (the money leaves them
+ * evenly: a payer's US$ 10,000 is not spent by one account alone).
+ *
+ * Not kept in autocannon's per-request `context`: autocannon gives a connection a fresh one each
+ * time it loops over its `requests`, so nothing stored there lasts from one transfer to the next.
+ */
+class LentAccounts<T> {
+  private readonly idle: T[];
+
+  constructor(private readonly all: T[]) {
+    if (all.length === 0) throw new Error('no accounts to lend');
+    this.idle = [...all];
+  }
+
+  take(): T {
+    // Empty only after requests lost their answers (a network error or a timeout never reaches
+    // onResponse, so their accounts are not given back): then an account may be in two requests.
+    return this.idle.shift() ?? (this.all[randomIndex(this.all.length)] as T);
+  }
+
+  giveBack(account: T): void {
+    this.idle.push(account);
+  }
+}
+
 function transferOptions(load: TransferLoad, tally: Tally): Options {
   const clients = load.clients.slice(0, load.concurrency);
   if (clients.length < load.concurrency) throw new Error(`${load.concurrency} clients asked for, ${load.clients.length} available`);
-  // `cycle`: connection i is client i and loops over that client's senders, so two
-  // connections never send from the same account at once. `once`: one transfer from every
-  // sender of the first `concurrency` clients, taken from one queue. `fresh`: a timed run
-  // over one queue of every client's senders, so thousands of accounts can each send once.
+  // `cycle`: every sender of the first `concurrency` clients, lent to one request at a time
+  // (LentAccounts). `once`: one transfer from every sender of the first `concurrency` clients,
+  // taken from one queue. `fresh`: a timed run over one queue of every client's senders, so
+  // thousands of accounts can each send once.
   const queue = (load.plan === 'fresh' ? load.clients : clients).flatMap((client) => client.senders.map((sender) => ({ token: client.token, sender })));
-  let nextSlot = 0;
+  const lent = load.plan === 'cycle' ? new LentAccounts(queue) : undefined;
   let nextQueued = 0;
   const body = (sender: string) => {
     let recipient = load.hotRecipient;
@@ -69,33 +98,30 @@ function transferOptions(load: TransferLoad, tally: Tally): Options {
       {
         method: 'POST',
         setupRequest: (request, context) => {
-          const ctx = context as { slot?: number; i?: number };
-          let token: string;
-          let sender: string;
-          if (load.plan !== 'cycle') {
-            if (nextQueued >= queue.length) tally.reusedSenders += 1;
-            const next = queue[nextQueued++ % queue.length];
-            if (!next) throw new Error('no senders');
-            ({ token, sender } = next);
+          let next: { token: string; sender: string } | undefined;
+          if (lent) {
+            next = lent.take();
+            (context as { lent?: typeof next }).lent = next;
           } else {
-            ctx.slot ??= nextSlot++ % clients.length;
-            ctx.i = (ctx.i ?? -1) + 1;
-            const client = clients[ctx.slot];
-            if (!client) throw new Error('no client');
-            token = client.token;
-            sender = client.senders[ctx.i % client.senders.length] ?? '';
+            if (nextQueued >= queue.length) tally.reusedSenders += 1;
+            next = queue[nextQueued++ % queue.length];
           }
+          if (!next) throw new Error('no senders');
           return {
             ...request,
             headers: {
               'content-type': 'application/json',
-              authorization: token,
+              authorization: next.token,
               ...(load.idempotencyKeys === false ? {} : { 'idempotency-key': randomUUID() }),
             },
-            body: body(sender),
+            body: body(next.sender),
           };
         },
-        onResponse: (status, answer) => tallyAnswer(tally, status, answer),
+        onResponse: (status, answer, context) => {
+          const held = (context as { lent?: { token: string; sender: string } }).lent;
+          if (lent && held) lent.giveBack(held);
+          tallyAnswer(tally, status, answer);
+        },
       },
     ],
   };
@@ -149,33 +175,57 @@ function cardOptions(load: CardLoad, tally: Tally): Options {
   }));
 }
 
-/** Two requests per operation: create a payment (web-pay), then pay it from the client's wallet. */
+/**
+ * Two requests per operation: create a payment (web-pay), then pay it from a wallet of one of
+ * the first `concurrency` payers, each of their accounts lent to one pay at a time.
+ */
 function walletOptions(load: WalletLoad, tally: Tally): Options {
   const payers = load.payers.slice(0, load.concurrency);
   if (payers.length < load.concurrency) throw new Error(`${load.concurrency} payers asked for, ${load.payers.length} available`);
-  let nextSlot = 0;
-  return createThenPay(load, tally, (request, context) => {
-    const ctx = context as { paymentId?: string; slot?: number; i?: number };
-    ctx.slot ??= nextSlot++ % payers.length;
-    ctx.i = (ctx.i ?? -1) + 1;
-    const payer = payers[ctx.slot];
-    if (!payer) throw new Error('no payer');
-    return {
-      ...request,
-      path: `/v1/payment/complete/kestrel/${ctx.paymentId ?? 'none'}`,
-      headers: { 'content-type': 'application/json', authorization: payer.token },
-      body: JSON.stringify({ accountNumber: payer.accountNumbers[ctx.i % payer.accountNumbers.length], tpin: load.tpin }),
-    };
-  });
+  type Payer = { token: string; accountNumber: string };
+  const lent = new LentAccounts<Payer>(payers.flatMap((payer) => payer.accountNumbers.map((accountNumber) => ({ token: payer.token, accountNumber }))));
+  return createThenPay(
+    load,
+    tally,
+    (request, context) => {
+      const ctx = context as { paymentId?: string; payer?: Payer };
+      ctx.payer = lent.take();
+      return {
+        ...request,
+        path: `/v1/payment/complete/kestrel/${ctx.paymentId ?? 'none'}`,
+        headers: { 'content-type': 'application/json', authorization: ctx.payer.token },
+        body: JSON.stringify({ accountNumber: ctx.payer.accountNumber, tpin: load.tpin }),
+      };
+    },
+    (context) => {
+      const payer = (context as { payer?: Payer }).payer;
+      if (payer) lent.giveBack(payer);
+    },
+  );
 }
 
 /** A gateway payment per operation: the store creates it (web-pay), then the request `pay` sets up pays it. */
-function createThenPay(load: CardLoad | WalletLoad, tally: Tally, pay: NonNullable<autocannon.Request['setupRequest']>): Options {
+function createThenPay(
+  load: CardLoad | WalletLoad,
+  tally: Tally,
+  pay: NonNullable<autocannon.Request['setupRequest']>,
+  paid: (context: unknown) => void = () => {},
+): Options {
   return {
     url: load.baseUrl,
     connections: load.concurrency,
     duration: load.durationMs / 1000,
-    requests: [createPaymentRequest(load, tally), { method: 'POST', setupRequest: pay, onResponse: (status, answer) => tallyAnswer(tally, status, answer) }],
+    requests: [
+      createPaymentRequest(load, tally),
+      {
+        method: 'POST',
+        setupRequest: pay,
+        onResponse: (status, answer, context) => {
+          paid(context);
+          tallyAnswer(tally, status, answer);
+        },
+      },
+    ],
   };
 }
 

@@ -1167,6 +1167,8 @@ export interface operations {
             /** @description Conflicts with the current state (duplicate, wrong state, insufficient funds). Codes: `already_paid`, `attempt_in_progress`, `order_id_taken` */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

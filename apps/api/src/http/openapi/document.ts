@@ -159,6 +159,14 @@ function defaultOperationId(method: string, url: string): string {
   return [method.toLowerCase(), ...words.map((word) => word.charAt(0).toUpperCase() + word.slice(1))].join('');
 }
 
+/**
+ * Whether an error status carries Retry-After: a 429 and a 503 always; a 409 when the operation
+ * can answer `attempt_in_progress` (another attempt of the payment holds it until a known time).
+ */
+function retryAfterOn(status: number, refusals: readonly RefusalCode[]): boolean {
+  return status === 429 || status === 503 || (status === 409 && refusals.includes('attempt_in_progress'));
+}
+
 /** A status's description: what it means, and the codes this operation answers it with. */
 function errorDescription(status: number, refusals: readonly RefusalCode[]): string {
   const codes = [...new Set(refusals.filter((code) => statusOf(code) === status && !UNIVERSAL_REFUSALS.includes(code)).map(wireCodeOf))];
@@ -175,7 +183,7 @@ function completeOperation(operation: Json, facts: RouteFacts): void {
     const existing = responses[String(status)];
     responses[String(status)] = {
       description: existing?.description && existing.description !== 'Default Response' ? existing.description : errorDescription(status, facts.refusals),
-      ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } } } : {}),
+      ...(retryAfterOn(status, facts.refusals) ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } } } : {}),
       content: { 'application/json': { schema: errorRef, ...(doc?.errorExample?.[status] ? { example: doc.errorExample[status] } : {}) } },
     };
   }

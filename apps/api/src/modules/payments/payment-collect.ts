@@ -118,7 +118,8 @@ export function gatewayCollectible(ctx: AppContext, payment: PaymentRow, billing
     },
     async refusal(kind) {
       if (kind === 'already_paid') return refuse('already_paid');
-      if (kind === 'attempt_in_progress') return refuse('attempt_in_progress');
+      // A card attempt holds the payment (its hold's end is not read here): come back in a second.
+      if (kind === 'attempt_in_progress') return refuse('attempt_in_progress', { retryAfterSeconds: 1 });
       throw new Error(`a payment is never refused with ${kind}`);
     },
   };
@@ -180,13 +181,15 @@ export async function openPaymentAttempt(
     return { kind: 'held', target: gatewayCollectible(ctx, payment, billingInfo), hold };
   }
   assertPayable(payment);
-  if (payment.attemptLeaseUntil && payment.attemptLeaseUntil.getTime() >= now) throw refuse('attempt_in_progress');
+  // Retry-After: when the other attempt's hold ends (it ends by itself if that attempt died).
+  if (payment.attemptLeaseUntil && payment.attemptLeaseUntil.getTime() >= now)
+    throw refuse('attempt_in_progress', { retryAfterSeconds: Math.max(1, Math.ceil((payment.attemptLeaseUntil.getTime() - now) / 1000)) });
   if (held.paymentDeclines >= MAX_DECLINES_PER_PAYMENT) throw refuse('too_many_declines', { message: paymentMessages.tooManyDeclines });
   if (held.storeDeclines >= MAX_DECLINES_PER_STORE_PER_HOUR) throw refuse('too_many_declines', { message: paymentMessages.tooManyStoreDeclines });
   // Paid or leased by a request that committed after this statement's snapshot was taken.
   const fresh = await findPayment(ctx.db, payment.id);
   if (fresh?.paymentStatus === 'success') throw refuse('already_paid');
-  throw refuse('attempt_in_progress');
+  throw refuse('attempt_in_progress', { retryAfterSeconds: 1 });
 }
 
 /**

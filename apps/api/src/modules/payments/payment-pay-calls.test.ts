@@ -85,6 +85,9 @@ describe('paying a payment by card', () => {
     const refused = await counted(`/v1/payment/complete/${paymentId}`, { body: card() });
     expect(refused.response.status).toBe(409);
     expect(refused.response.body).toMatchObject({ code: 'attempt_in_progress', error: paymentMessages.attemptInProgress });
+    // Retry-After: the seconds until the other attempt's hold ends.
+    expect(Number(refused.response.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+    expect(Number(refused.response.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(refused.texts).toHaveLength(1);
     expect((await leaseOf(paymentId))?.getTime()).toBe(held.getTime());
   });

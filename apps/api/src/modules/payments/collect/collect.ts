@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { formatMoney, paymentMessages, type Cents, type Currency } from '@kestrel/shared';
 import type { AppContext } from '../../../context.ts';
+import { isDatabaseUnavailable } from '../../../db/unavailable.ts';
 import { refuse, type Refusal } from '../../../http/refusals.ts';
 import { idempotencyKeyReused, requestHash, storedAnswer } from '../../../http/idempotency.ts';
 import { checkTpin, MoneyMovementLockedError, throwUnlessTpinOk, tpinCheckArgs, TpinLockedError } from '../../accounts/tpin.ts';
@@ -270,6 +271,9 @@ export async function collectByCard<A>(ctx: AppContext, options: CardCollect<A>)
         ...(target.billing ? { billing: target.billing } : {}),
       });
     } catch (error) {
+      // The built-in sandbox keeps its records in Kestrel's own database: its failing for a
+      // database outage is that outage, answered 503 with Retry-After like every other call.
+      if (isDatabaseUnavailable(error)) throw error;
       // No answer: whether the card was charged is the processor's record's to say (reconciliation).
       ctx.log.warn({ err: error, processor: processor.name, target: target.target, recordId: target.recordId }, 'card processor did not answer a charge; nothing recorded');
       throw refuse('card_processor_unavailable', { message: paymentMessages.processorNoAnswer });

@@ -312,6 +312,11 @@ export function useRemovePasskey() {
       } else body = confirm;
       return http.post(`/v1/auth/passkeys/${segment(passkeyId)}/remove`, body, (contracts) => contracts.noData);
     },
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: passkeyKeys.all }), queryClient.invalidateQueries({ queryKey: twoFactorKeys.all })]),
+    // Not awaited: the refetched list drops the row (and its form) at once, and the form's own
+    // onSuccess (the toast) must run before that unmounts it.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: passkeyKeys.all });
+      void queryClient.invalidateQueries({ queryKey: twoFactorKeys.all });
+    },
   });
 }

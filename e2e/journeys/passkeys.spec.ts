@@ -1,8 +1,9 @@
 import { messages, passkeyMessages, passkeySignInText, passkeyText as t, uiText } from '@kestrel/shared';
 import type { Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { expect, loginThroughForm, test } from '../fixtures.ts';
 import { lookAt } from '../look.ts';
-import { holderViaApi } from '../wallet.ts';
+import { auth, holderViaApi } from '../wallet.ts';
 
 /*
  * Passkeys (issue 25) with Chromium's virtual authenticator, through the DevTools protocol: a
@@ -105,5 +106,42 @@ test.describe('issue 25: passkeys', () => {
       return ((await mailbox.json()) as { data: { subject: string }[] }).data.map((mail) => mail.subject);
     };
     await expect.poll(subjects).toEqual(expect.arrayContaining(['A passkey was removed from your Kestrel account', 'Two-factor sign-in was turned off for your Kestrel account']));
+  });
+
+  test('with an authenticator app on as well, removing asks for a code or a passkey; the passkey confirms it and two-factor sign-in stays on', async ({ page, request }) => {
+    await virtualAuthenticator(page);
+    const holder = await holderViaApi(request, 'passkey-app');
+    await loginThroughForm(page, holder.email, holder.password);
+    await page.goto('/my-account?tab=security');
+    const section = page.getByRole('region', { name: t.title });
+    await section.getByRole('button', { name: t.add }).click();
+    await section.getByLabel(t.name).fill('This laptop');
+    await section.getByLabel(t.password, { exact: true }).fill(holder.password);
+    await section.getByRole('button', { name: t.create }).click();
+    await expect(page.getByText(passkeyMessages.added)).toBeVisible();
+
+    // The app on too, through the API with the password (the two-factor journey covers its screens).
+    const setup = await request.post('/v1/auth/two-factor/setup', { headers: auth(holder.token), data: { password: holder.password } });
+    expect(setup.status(), await setup.text()).toBe(200);
+    const secret = Secret.fromBase32(((await setup.json()) as { data: { secret: string } }).data.secret);
+    const code = TOTP.generate({ secret, algorithm: 'SHA1', digits: 6, period: 30 });
+    const enabled = await request.post('/v1/auth/two-factor/enable', { headers: auth(holder.token), data: { code, password: holder.password } });
+    expect(enabled.status(), await enabled.text()).toBe(200);
+    await page.reload();
+    const twoFactor = page.getByRole('region', { name: /Two-factor authentication/ });
+    await expect(twoFactor.getByText('On', { exact: true })).toBeVisible();
+
+    const list = section.getByRole('list', { name: t.title });
+    await list.getByRole('button', { name: `${t.remove}: This laptop` }).click();
+    const removeForm = list.getByRole('form', { name: `${t.removeTitle} This laptop` });
+    await expect(removeForm.getByText(t.removeHint)).toBeVisible();
+    await removeForm.getByRole('button', { name: t.confirmRemove }).click();
+    await expect(removeForm.getByText(passkeyMessages.confirmRequired)).toBeVisible();
+    await expect(removeForm.getByLabel(t.code)).toBeFocused();
+    await lookAt(page, 'passkeys-remove-with-app');
+    await removeForm.getByRole('button', { name: t.usePasskey }).click();
+    await expect(page.getByText(passkeyMessages.removed)).toBeVisible();
+    await expect(section.getByText(t.none)).toBeVisible();
+    await expect(twoFactor.getByText('On', { exact: true })).toBeVisible();
   });
 });

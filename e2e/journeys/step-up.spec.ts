@@ -19,7 +19,7 @@ const codeOf = (secret: string, stepsAhead = 0) =>
 const stepNow = () => Math.floor(Date.now() / 30_000);
 
 test.describe('issue 25: step-up for large movements', () => {
-  test('a transfer above the threshold asks for the authenticator code; below it nothing changes', async ({ page, request }) => {
+  test('a transfer above the threshold asks for the authenticator code and goes through with it; below it nothing changes', async ({ page, request }) => {
     // A code is taken only for a later 30-second step than the last one used: this waits for one.
     test.setTimeout(120_000);
     const sender = await holderViaApi(request, 'stepup');

@@ -88,14 +88,44 @@ export async function freshPair(request: APIRequestContext): Promise<{ sender: H
   return { sender, recipient };
 }
 
-/** Sends OPENING_FLOAT from demo bob to this holder's account. */
-export async function fundFromDemo(request: APIRequestContext, sender: Holder): Promise<void> {
+/** Sends `amount` (OPENING_FLOAT unless told) from demo bob to this holder's account. */
+export async function fundFromDemo(request: APIRequestContext, sender: Holder, amount = OPENING_FLOAT): Promise<void> {
   const funderToken = await loginViaApi(request, demo.bob.email, DEMO_PASSWORD);
   const funding = await request.post('/v1/account/transfer_balance', {
-    headers: { ...auth(funderToken), 'Idempotency-Key': `e2e-float-${sender.userName}` },
-    data: { debitAccountKey: demo.bob.userName, creditAccountKey: sender.userName, currency: 'USD', balance: OPENING_FLOAT, tpin: DEMO_TPIN },
+    headers: { ...auth(funderToken), 'Idempotency-Key': `e2e-float-${sender.userName}-${amount}` },
+    data: { debitAccountKey: demo.bob.userName, creditAccountKey: sender.userName, currency: 'USD', balance: amount, tpin: DEMO_TPIN },
   });
   expect(funding.status(), await funding.text()).toBe(200);
+}
+
+/**
+ * Funds a holder who must move more than demo bob's float can spare (above the step-up
+ * threshold): a shopper first pays bob's demo store that much and the 2 % fee by test card
+ * (server to server), then bob sends `amount` on, as fundFromDemo does. Bob ends where he
+ * began (give or take a cent of rounding), so the other journeys' floats are untouched.
+ */
+export async function fundAboveThreshold(request: APIRequestContext, holder: Holder, amount: number): Promise<void> {
+  const orderId = uniqueId('float-order');
+  const response = await request.post('/v1/payment/web-pay/complete/direct', {
+    headers: { ...(await demoStoreCredentials(request)), 'Idempotency-Key': orderId },
+    data: {
+      orderId,
+      currency: 'USD',
+      amount: Math.ceil((amount / 0.98) * 100) / 100,
+      customerName: 'Flo Float',
+      customerEmail: `${orderId}@customer.example.test`,
+      customerPhone: '+15550100066',
+      customerAddress: '6 Float Street',
+      productName: 'Store credit',
+      cancelUrl: 'https://bobs-bikes.example/cart',
+      type: 'card',
+      number: '4242 4242 4242 4242',
+      expiresIn: '12/34',
+      cvc: '123',
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  await fundFromDemo(request, holder, amount.toFixed(2));
 }
 
 

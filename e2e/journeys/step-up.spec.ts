@@ -3,16 +3,15 @@ import { Secret, TOTP } from 'otpauth';
 import { expect, test } from '../fixtures.ts';
 import { lookAt } from '../look.ts';
 import { TransferFormPage } from '../pages/transfer.page.ts';
-import { auth, balanceOf, fundFromDemo, holderViaApi, TPIN } from '../wallet.ts';
+import { auth, balanceOf, fundAboveThreshold, fundFromDemo, holderViaApi, TPIN } from '../wallet.ts';
 
 /*
- * Step-up for large movements (issue 25; README, Step-up for large movements). A journey's
- * holder gets only demo bob's small float, so the transfer above the threshold (US$ 1,500.00)
- * is refused for its amount once the code is accepted: what this journey shows is the form's
- * "Verification code" step — asked for, the code computed here from the secret the API
- * answered (as the person's app would), accepted (the refusal that follows is the balance's,
- * not the code's) — and that a transfer below the threshold goes through on the TPIN alone.
- * The API suite proves the money side (apps/api/src/modules/auth/step-up.test.ts).
+ * Step-up for large movements (issue 25; README, Step-up for large movements). The sender gets
+ * demo bob's float and US$ 1,600.00 more (fundAboveThreshold: paid into bob's demo store by test
+ * card, then sent on), so the transfer above the threshold (US$ 1,500.00) goes through once the
+ * form's "Verification code" step has its code — computed here from the secret the API answered,
+ * as the person's app would — and the balance shows it; a transfer below the threshold goes
+ * through on the TPIN alone. The API suite proves the rest (apps/api/src/modules/auth/step-up.test.ts).
  */
 
 const codeOf = (secret: string, stepsAhead = 0) =>
@@ -20,18 +19,20 @@ const codeOf = (secret: string, stepsAhead = 0) =>
 const stepNow = () => Math.floor(Date.now() / 30_000);
 
 test.describe('issue 25: step-up for large movements', () => {
-  test('a transfer above the threshold asks for the authenticator code; below it nothing changes', async ({ page, request }) => {
+  test('a transfer above the threshold asks for the authenticator code and goes through with it; below it nothing changes', async ({ page, request }) => {
     // A code is taken only for a later 30-second step than the last one used: this waits for one.
     test.setTimeout(120_000);
     const sender = await holderViaApi(request, 'stepup');
     const recipient = await holderViaApi(request, 'payee');
     await fundFromDemo(request, sender);
+    await fundAboveThreshold(request, sender, 1600);
+    expect(await balanceOf(request, sender)).toBe(1640);
 
-    // Two-factor sign-in on, through the API (its own journey covers the screens).
-    const setup = await request.post('/v1/auth/two-factor/setup', { headers: auth(sender.token) });
+    // Two-factor sign-in on, through the API with the password (its own journey covers the screens).
+    const setup = await request.post('/v1/auth/two-factor/setup', { headers: auth(sender.token), data: { password: sender.password } });
     expect(setup.status(), await setup.text()).toBe(200);
     const secret = ((await setup.json()) as { data: { secret: string } }).data.secret;
-    const enabled = await request.post('/v1/auth/two-factor/enable', { headers: auth(sender.token), data: { code: codeOf(secret) } });
+    const enabled = await request.post('/v1/auth/two-factor/enable', { headers: auth(sender.token), data: { code: codeOf(secret), password: sender.password } });
     expect(enabled.status(), await enabled.text()).toBe(200);
 
     await page.goto('/login');
@@ -54,13 +55,13 @@ test.describe('issue 25: step-up for large movements', () => {
     await expect(page.getByText(stepUpText.hintApp)).toBeVisible();
     await lookAt(page, 'transfer-step-up');
 
-    // A code from the app (of a step after the sign-in's): accepted; the balance then refuses
-    // US$ 1,500.00, and no money moved.
+    // A code from the app (of a step after the sign-in's): accepted, and US$ 1,500.00 moves.
     while (stepNow() + 1 <= signInStep) await page.waitForTimeout(1_000);
     await code.fill(codeOf(secret, 1));
     await form.send.click();
-    await expect(page.getByText('Insufficient balance').first()).toBeVisible();
-    expect(await balanceOf(request, sender)).toBe(40);
+    await expect(form.successToast).toBeVisible();
+    expect(await balanceOf(request, sender)).toBe(140);
+    expect(await balanceOf(request, recipient)).toBe(1500);
 
     // Below the threshold: no code asked, the money moves.
     await form.goto(recipient.userName);
@@ -69,7 +70,8 @@ test.describe('issue 25: step-up for large movements', () => {
     await form.send.click();
     await expect(form.successToast).toBeVisible();
     await expect(page.getByLabel(stepUpText.label)).toHaveCount(0);
-    expect(await balanceOf(request, sender)).toBe(30);
+    // (The large transfer's toast may still be up: the balance says this one went through.)
+    await expect.poll(() => balanceOf(request, sender)).toBe(130);
 
     // The bank withdraw form asks the same way (the code is mailed when 2FA is off; here, the app).
     await page.goto('/bank/withdraw/new');
@@ -85,6 +87,6 @@ test.describe('issue 25: step-up for large movements', () => {
     await expect(page.getByLabel(stepUpText.label)).toBeFocused();
     await expect(page.getByText(stepUpText.hintApp)).toBeVisible();
     await lookAt(page, 'withdraw-step-up');
-    expect(await balanceOf(request, sender)).toBe(30);
+    expect(await balanceOf(request, sender)).toBe(130);
   });
 });

@@ -1,5 +1,5 @@
-import { twoFactorMessages, twoFactorSectionText as t, twoFactorText } from '@kestrel/shared';
-import type { Browser, Page } from '@playwright/test';
+import { messages, passkeyMessages, twoFactorMessages, twoFactorSectionText as t, twoFactorText } from '@kestrel/shared';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, loginThroughForm, test } from '../fixtures.ts';
 import { lookAt } from '../look.ts';
@@ -8,6 +8,15 @@ import { holderViaApi } from '../wallet.ts';
 /** What the person's authenticator app would show, from the key the page showed (a step ahead: the app's clock may run ahead, and the current step's code was spent turning it on). */
 const codeOf = (secret: string, stepsAhead = 0) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + stepsAhead * 30_000 });
+
+/** Presses Tab, and only Tab, until `target` has the focus, as a keyboard user reaches a field (at most `presses` times). */
+async function tabTo(page: Page, target: Locator, presses = 30): Promise<void> {
+  for (let pressed = 0; pressed < presses; pressed += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  await expect(target).toBeFocused();
+}
 
 async function freshDevice(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1366, height: 900 } });
@@ -22,6 +31,17 @@ test.describe('issue 25: two-factor sign-in with an authenticator app', () => {
     const section = page.getByRole('region', { name: /Two-factor authentication/ });
     await expect(section.getByText(t.off, { exact: true })).toBeVisible();
     await section.getByRole('button', { name: t.turnOn }).click();
+    // The password first (re-authentication): missing, then wrong, each under the field.
+    const password = section.getByLabel(t.password, { exact: true });
+    await expect(password).toBeFocused();
+    await section.getByRole('button', { name: t.continue }).click();
+    await expect(section.getByText(messages.login.passwordRequired)).toBeVisible();
+    await password.fill('not-my-password');
+    await section.getByRole('button', { name: t.continue }).click();
+    await expect(section.getByText(passkeyMessages.passwordWrong)).toBeVisible();
+    await lookAt(page, 'two-factor-password');
+    await password.fill(holder.password);
+    await section.getByRole('button', { name: t.continue }).click();
     await expect(section.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible();
     const secret = ((await page.getByTestId('two-factor-secret').textContent()) ?? '').replace(/\s/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -48,7 +68,7 @@ test.describe('issue 25: two-factor sign-in with an authenticator app', () => {
     await laptop.goto('/login');
     // The prerendered form takes input once React has hydrated it.
     await expect(laptop.getByRole('button', { name: 'Login' })).toBeEnabled();
-    await laptop.getByLabel('Email').focus();
+    await tabTo(laptop, laptop.getByLabel('Email'));
     await laptop.keyboard.type(holder.email);
     await laptop.keyboard.press('Tab');
     await laptop.keyboard.type(holder.password);
@@ -59,7 +79,7 @@ test.describe('issue 25: two-factor sign-in with an authenticator app', () => {
     await laptop.keyboard.press('Enter');
     await expect(laptop.getByText(twoFactorMessages.codeRequired)).toBeVisible();
     await lookAt(laptop, 'login-second-step');
-    await code.focus();
+    await tabTo(laptop, code);
     await laptop.keyboard.type(codeOf(secret, 1));
     await laptop.keyboard.press('Enter');
     await expect(laptop).toHaveURL(/\/dashboard$/);

@@ -14,8 +14,10 @@ export const passkeyMessages = {
   registrationFailed: 'The passkey could not be checked. Please try again.',
   challengeInvalid: 'This passkey request has expired. Please try again.',
   signInFailed: 'That passkey could not sign you in. Try again, or use your email and password.',
+  confirmFailed: 'That passkey could not be checked. Please try again.',
   counterStale: 'This passkey looks like a copy of one already used. Sign in another way and remove it from My Account → Security.',
-  confirmRequired: 'Enter your password or a code from your authenticator app',
+  confirmRequired: 'Enter a code from your authenticator app or a recovery code, or confirm with a passkey',
+  /** The re-authentication before a second factor is added (an app or a passkey): a wrong password, under the field. */
   passwordWrong: 'That password is not right.',
   rateLimited: 'Too many tries. Please wait a few minutes and try again.',
   unsupported: 'This browser cannot use passkeys.',
@@ -39,10 +41,14 @@ export const passkeyText = {
   renameFailed: 'The passkey could not be renamed. Please try again.',
   remove: 'Remove',
   removeTitle: 'Remove this passkey?',
-  removeHint: 'Confirm with your password or a code from your authenticator app.',
+  removeHint: 'Confirm with a code from your authenticator app or a recovery code, or with one of your passkeys.',
+  removeHintPasskeysOnly: 'Confirm with one of your passkeys: your browser asks for it.',
+  /** Adding a second factor asks for the password first (re-authentication). */
+  addHint: 'Adding a passkey asks for your password.',
   password: 'Password',
-  code: 'Or a code from your app',
+  code: 'Code from your app or a recovery code',
   confirmRemove: 'Remove passkey',
+  usePasskey: 'Confirm with a passkey',
   failed: 'Passkeys could not be loaded.',
   /** The two-factor section's badge and hint when a passkey is the second factor (no app). */
   onWithPasskey: 'On with a passkey',

@@ -20,7 +20,7 @@ export const twoFactorMessages = {
   disabled: 'Two-factor authentication is off',
   recoveryCodesRenewed: 'New recovery codes made; the old ones no longer work',
   secondStep: 'Enter the code from your authenticator app to finish signing in',
-  } as const;
+} as const;
 
 /** The labels of the code step (the login page's second step, the pay pages' wallet login). */
 export const twoFactorText = {
@@ -42,6 +42,10 @@ export const twoFactorSectionText = {
   off: 'Off',
   turnOn: 'Turn on',
   turnOff: 'Turn off',
+  /** Adding a second factor asks for the password first (re-authentication). */
+  passwordHint: 'Enter your password to set up an authenticator app.',
+  password: 'Password',
+  continue: 'Continue',
   scan: 'Scan this QR code with your authenticator app, or enter the key by hand.',
   key: 'Setup key',
   code: '6-digit code',

@@ -74,6 +74,8 @@ export const REFUSALS = {
   mail_failed: { status: 502, message: messages.verification.notSent },
   invalid_credentials: { status: 401, message: messages.login.invalid },
   login_rate_limited: { status: 429, message: messages.login.rateLimited },
+  /** The re-authentication before a second factor is added: a wrong password is a field error (400), not a failed sign-in. */
+  password_invalid: { status: 400, message: passkeyMessages.passwordWrong },
   login_challenge_invalid: { status: 401, message: twoFactorMessages.challengeInvalid },
   /** A wrong second factor at sign-in (the sign-in fails: 401); at setup or turning off it is a field error (400). */
   login_second_factor_invalid: { status: 401, code: 'second_factor_invalid', message: twoFactorMessages.codeInvalid },
@@ -98,7 +100,6 @@ export const REFUSALS = {
   passkey_limit: { status: 409 },
   passkey_already_registered: { status: 409, message: passkeyMessages.alreadyRegistered },
   passkey_not_found: { status: 404, message: passkeyMessages.notFound },
-  passkey_password_invalid: { status: 400, code: 'password_invalid', message: passkeyMessages.passwordWrong },
   two_factor_not_on: { status: 409, message: twoFactorMessages.notOn },
   two_factor_not_started: { status: 409, message: twoFactorMessages.notStarted },
   password_reset_link_invalid: { status: 400, message: messages.passwordReset.linkInvalid },

@@ -6,11 +6,17 @@ import { withExample } from '../contract-examples.ts';
 
 const m = messages;
 
+/**
+ * The account's current password, with the sign-in's message when it is missing: the login,
+ * and the re-authentication that adding a second factor asks for (two-factor.ts, passkeys.ts).
+ */
+export const currentPassword = withExample(z.string({ error: m.login.passwordRequired }).min(1, m.login.passwordRequired), 'correct horse battery staple');
+
 /** Login form and POST /v1/auth/login body. The spec sets no bounds beyond "required". */
 export const loginBody = z
   .object({
     email: z.string({ error: m.login.emailRequired }).trim().min(1, m.login.emailRequired),
-    password: z.string({ error: m.login.passwordRequired }).min(1, m.login.passwordRequired),
+    password: currentPassword,
   })
   .strict();
 export type LoginBody = z.infer<typeof loginBody>;

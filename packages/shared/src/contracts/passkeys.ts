@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { withExample } from '../contract-examples.ts';
 import { passkeyMessages } from '../passkey-messages.ts';
+import { currentPassword } from './auth.ts';
 
 const m = passkeyMessages;
 
@@ -66,25 +67,37 @@ export type PasskeyRegisterInput = z.input<typeof passkeyRegisterBody>;
 export const passkeyRenameBody = z.object({ name: passkeyName }).strict();
 export type PasskeyRenameBody = z.infer<typeof passkeyRenameBody>;
 
-/** POST /v1/auth/passkeys/:passkeyId/remove: the password, or a current code (the app's or a recovery code). */
+/**
+ * POST /v1/auth/passkeys/options: the account's current password. Adding a second factor asks
+ * for it (re-authentication); the challenge these options carry is made only then, and
+ * POST /v1/auth/passkeys takes no passkey without one.
+ */
+export const passkeyOptionsBody = z.object({ password: currentPassword }).strict();
+export type PasskeyOptionsBody = z.infer<typeof passkeyOptionsBody>;
+
+/**
+ * POST /v1/auth/passkeys/:passkeyId/remove: a current second factor, as turning two-factor
+ * sign-in off asks — a code (the authenticator app's or a recovery code) or a passkey's
+ * assertion over a challenge from POST /v1/auth/passkeys/confirm/options. Not the password:
+ * a second factor must not go on the first factor alone.
+ */
 export const passkeyRemoveBody = z
   .object({
-    password: z.string().min(1).max(256).optional(),
-    code: withExample(z.string().trim().min(1).max(40), '492039').optional(),
+    code: withExample(z.string().trim().min(1, m.confirmRequired).max(40), '492039').optional(),
+    passkey: passkeyAssertion.optional(),
   })
   .strict()
-  .refine((body) => body.password !== undefined || body.code !== undefined, { message: m.confirmRequired, path: ['password'] });
+  .refine((body) => (body.code === undefined) !== (body.passkey === undefined), { message: m.confirmRequired, path: ['code'] });
 export type PasskeyRemoveBody = z.infer<typeof passkeyRemoveBody>;
+export type PasskeyRemoveInput = z.input<typeof passkeyRemoveBody>;
 
 /** My Account → Security, adding or renaming: the name (the API takes the same). */
 export const passkeyNameForm = z.object({ name: passkeyName });
 export type PasskeyNameFormValues = z.output<typeof passkeyNameForm>;
 export type PasskeyNameFormInput = z.input<typeof passkeyNameForm>;
 
-/** My Account → Security, removing: the password or a code (either field may stay empty, not both). */
-export const passkeyRemoveForm = z
-  .object({ password: z.string(), code: z.string().trim() })
-  .refine((values) => values.password !== '' || values.code !== '', { message: m.confirmRequired, path: ['password'] });
+/** My Account → Security, removing with a code (the app's or a recovery code; a passkey is the other way). */
+export const passkeyRemoveForm = z.object({ code: z.string().trim().min(1, m.confirmRequired) });
 export type PasskeyRemoveFormValues = z.output<typeof passkeyRemoveForm>;
 export type PasskeyRemoveFormInput = z.input<typeof passkeyRemoveForm>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withExample } from '../contract-examples.ts';
 import { twoFactorMessages } from '../two-factor-messages.ts';
-import { loginResult } from './auth.ts';
+import { currentPassword, loginResult } from './auth.ts';
 import { passkeyAssertion, passkeyRequestOptions } from './passkeys.ts';
 
 const m = twoFactorMessages;
@@ -14,9 +14,27 @@ const m = twoFactorMessages;
 
 const code = withExample(z.string({ error: m.codeRequired }).trim().min(1, m.codeRequired).max(40, m.codeInvalid), '492039');
 
-/** POST /v1/auth/two-factor/enable and /disable: a current code (enable: the app's; disable: the app's or a recovery code). */
+/** POST /v1/auth/two-factor/recovery-codes and /disable: a current code (new codes: the app's; disable: the app's or a recovery code). */
 export const twoFactorCodeBody = z.object({ code }).strict();
 export type TwoFactorCodeBody = z.infer<typeof twoFactorCodeBody>;
+
+/*
+ * Adding a second factor asks for the account's password (re-authentication): a stolen
+ * session (and the TPIN) alone must not add an app or a passkey of the thief's, whose codes
+ * would then pass step-up and sign in (README, Two-factor sign-in).
+ */
+
+/** POST /v1/auth/two-factor/setup: the account's current password. */
+export const twoFactorSetupBody = z.object({ password: currentPassword }).strict();
+export type TwoFactorSetupBody = z.infer<typeof twoFactorSetupBody>;
+
+/** POST /v1/auth/two-factor/enable: a code from the app that confirms it, and the account's current password again. */
+export const twoFactorEnableBody = z.object({ code, password: currentPassword }).strict();
+export type TwoFactorEnableBody = z.infer<typeof twoFactorEnableBody>;
+
+/** My Account → Security, before an app or a passkey is added: the password, with the sign-in's message when it is missing. */
+export const reauthenticationForm = z.object({ password: currentPassword });
+export type ReauthenticationForm = z.input<typeof reauthenticationForm>;
 
 /** My Account → Security, turning on: the app's 6 digits (the API takes the same in `code`). */
 export const twoFactorEnableForm = z.object({

@@ -95,7 +95,7 @@ export interface PasskeysTable {
 /** A WebAuthn ceremony's challenge, by its digest: single use, short-lived, for one purpose. */
 export interface WebauthnChallengesTable {
   id: Generated<string>;
-  purpose: 'register' | 'sign_in' | 'second_step';
+  purpose: 'register' | 'sign_in' | 'second_step' | 'confirm';
   userId: string | null;
   loginChallengeId: string | null;
   challengeHash: string;

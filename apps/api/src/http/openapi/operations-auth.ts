@@ -26,14 +26,15 @@ export const authOperations: Record<string, OperationDoc> = {
     operationId: 'startTwoFactorSetup',
     tag: 'Auth',
     description:
-      'Makes a new authenticator-app secret (RFC 6238: SHA-1, 6 digits, 30 s) and answers it as base32 text and as the `otpauth://` URI a QR code holds. It stays off until `POST /v1/auth/two-factor/enable` confirms a code; asking again replaces a secret not yet confirmed. 409 when two-factor sign-in is already on.',
+      "Makes a new authenticator-app secret (RFC 6238: SHA-1, 6 digits, 30 s) and answers it as base32 text and as the `otpauth://` URI a QR code holds. Asks for the account's current `password` (re-authentication: a stolen session must not add a second factor of the thief's), checked as the sign-in checks it — a wrong one is 400 `password_invalid` with `fields.password`, and counts towards the sign-in's limits (429 `login_rate_limited`). It stays off until `POST /v1/auth/two-factor/enable` confirms a code; asking again replaces a secret not yet confirmed. 409 when two-factor sign-in is already on.",
+    requestExample: { password: 'correct horse battery staple' },
   },
   'POST /v1/auth/two-factor/enable': {
     operationId: 'enableTwoFactor',
     tag: 'Auth',
     description:
-      'Turns two-factor sign-in on with a current code from the app and answers ten single-use recovery codes, shown this once (only a keyed hash of each is kept). A wrong or reused code is 400; no setup started, or already on, 409; code checks are limited like passwords (429). Mails a security notice.',
-    requestExample: { code: '492039' },
+      "Turns two-factor sign-in on with a current code from the app and the account's current `password` (as for the setup), and answers ten single-use recovery codes, shown this once (only a keyed hash of each is kept). A wrong password is 400 `password_invalid`; a wrong or reused code 400; no setup started, or already on, 409; password and code checks are limited like sign-ins (429). Mails a security notice.",
+    requestExample: { code: '492039', password: 'correct horse battery staple' },
   },
   'POST /v1/auth/two-factor/recovery-codes': {
     operationId: 'renewRecoveryCodes',
@@ -46,7 +47,7 @@ export const authOperations: Record<string, OperationDoc> = {
     operationId: 'disableTwoFactor',
     tag: 'Auth',
     description:
-      'Turns two-factor sign-in off with a current code: the app\'s 6 digits or an unused recovery code. The secret and the recovery codes are deleted. A wrong or reused code is 400; not on, 409; limited like passwords (429). Mails a security notice.',
+      "Turns the authenticator app off with a current code: the app's 6 digits or an unused recovery code. The secret and the recovery codes are deleted; the person's passkeys, if any, still answer the second step (two-factor sign-in stays on with them). A wrong or reused code is 400; no app on, 409; limited like passwords (429). Mails a security notice saying which.",
     requestExample: { code: '492039' },
   },
   'POST /v1/auth/login/passkey/options': {
@@ -79,7 +80,14 @@ export const authOperations: Record<string, OperationDoc> = {
     operationId: 'passkeyRegistrationOptions',
     tag: 'Auth',
     description:
-      "Starts adding a passkey: the options for `navigator.credentials.create` (as `@simplewebauthn/browser`'s `startRegistration` takes them): a discoverable credential, 'none' attestation, the caller's passkeys excluded. The challenge is single use and valid 5 minutes. 409 at the limit of passkeys.",
+      "Starts adding a passkey, with the account's current `password` (re-authentication, checked as the sign-in checks it: a wrong one is 400 `password_invalid` with `fields.password` and counts towards the sign-in's limits, 429 `login_rate_limited`): the options for `navigator.credentials.create` (as `@simplewebauthn/browser`'s `startRegistration` takes them): a discoverable credential, 'none' attestation, the caller's passkeys excluded. The challenge is made only once the password was right, is single use and valid 5 minutes; `POST /v1/auth/passkeys` takes no passkey without one. 409 at the limit of passkeys.",
+    requestExample: { password: 'correct horse battery staple' },
+  },
+  'POST /v1/auth/passkeys/confirm/options': {
+    operationId: 'passkeyConfirmOptions',
+    tag: 'Auth',
+    description:
+      "Starts confirming a change with one of the caller's passkeys (removing a passkey): the options for `navigator.credentials.get`, the caller's passkeys allowed. The challenge is made for the caller only, single use, valid 5 minutes. 404 when the caller has no passkey.",
   },
   'POST /v1/auth/passkeys': {
     operationId: 'addPasskey',
@@ -107,8 +115,8 @@ export const authOperations: Record<string, OperationDoc> = {
     operationId: 'removePasskey',
     tag: 'Auth',
     description:
-      "Removes one of the caller's passkeys, confirmed with the password or a current code (the authenticator app's or a recovery code), like turning two-factor sign-in off. A wrong password or code is 400; anything but the caller's passkey is 404; checks are limited like passwords (429). Mails a security notice.",
-    requestExample: { password: 'correct horse battery staple' },
+      "Removes one of the caller's passkeys, confirmed with a current second factor, as turning the app off is: a `code` (the authenticator app's 6 digits or an unused recovery code, with the app on) or a `passkey`, an assertion of one of the caller's passkeys over a challenge from `POST /v1/auth/passkeys/confirm/options` (the way for a person whose second factors are all passkeys). Not the password: a second factor is not taken away with the first. A wrong code or assertion is 400; anything but the caller's passkey is 404; checks are limited like codes (429). Mails a security notice; when it was the last second factor, two-factor sign-in is off and the 'turned off' notice is mailed too.",
+    requestExample: { code: '492039' },
   },
   'POST /v1/auth/logout': {
     operationId: 'logout',

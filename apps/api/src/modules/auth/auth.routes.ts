@@ -3,6 +3,7 @@ import {
   passkeyIdParams,
   passkeyList,
   passkeyMessages,
+  passkeyOptionsBody,
   passkeyRegisterBody,
   passkeyRemoveBody,
   passkeyRenameBody,
@@ -10,7 +11,7 @@ import {
   passkeySignInBody,
   passkeyView,
 } from '@kestrel/shared';
-import { forgotPasswordBody, loginAnswer, loginBody, loginResult, loginSecondStepBody, messages, twoFactorCodeBody, twoFactorMessages, twoFactorEnabled, twoFactorSetup, twoFactorStatus, noData, resetPasswordBody, sessionIdParams, sessionList, sessionMessages, signedOutOthers } from '@kestrel/shared';
+import { forgotPasswordBody, loginAnswer, loginBody, loginResult, loginSecondStepBody, messages, twoFactorCodeBody, twoFactorEnableBody, twoFactorMessages, twoFactorEnabled, twoFactorSetup, twoFactorSetupBody, twoFactorStatus, noData, resetPasswordBody, sessionIdParams, sessionList, sessionMessages, signedOutOthers } from '@kestrel/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireUser } from '../../http/guards.ts';
@@ -18,7 +19,7 @@ import { clientIp } from '../../http/client-ip.ts';
 import { ok, successEnvelope } from '../../http/envelope.ts';
 import { refuse, refusals } from '../../http/refusals.ts';
 import { login, loginSecondStep, logout, passkeySignIn } from './auth.service.ts';
-import { listPasskeys, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, removePasskey, renamePasskey } from './passkeys.service.ts';
+import { listPasskeys, passkeyConfirmOptions, passkeyRegistrationOptions, passkeySignInOptions, registerPasskey, removePasskey, renamePasskey } from './passkeys.service.ts';
 import { readKnownDevice } from './device-cookie.ts';
 import { listDevices, signOutDevice, signOutOtherDevices, type Caller } from './devices.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
@@ -115,11 +116,32 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/passkeys/options',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: 'Start adding a passkey: the options for navigator.credentials.create (a single-use challenge)', response: { 200: successEnvelope(passkeyCreationOptions), ...refusals('passkey_limit') } },
+      schema: {
+        tags: ['auth'],
+        summary: "Start adding a passkey, with the account's password: the options for navigator.credentials.create (a single-use challenge)",
+        body: passkeyOptionsBody,
+        response: { 200: successEnvelope(passkeyCreationOptions), ...refusals('passkey_limit', 'password_invalid', 'login_rate_limited') },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ok(await passkeyRegistrationOptions(app.ctx, callerOf(request)));
+      return ok(await passkeyRegistrationOptions(app.ctx, callerOf(request), request.body));
+    },
+  );
+
+  app.post(
+    '/auth/passkeys/confirm/options',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['auth'],
+        summary: "Confirm a change with one of the caller's passkeys: the options for navigator.credentials.get (a single-use challenge)",
+        response: { 200: successEnvelope(passkeyRequestOptions), ...refusals('passkey_not_found') },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await passkeyConfirmOptions(app.ctx, callerOf(request)));
     },
   );
 
@@ -147,12 +169,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireUser,
       schema: {
         tags: ['auth'],
-        summary: "Remove one of the caller's passkeys, with the password or a current code",
+        summary: "Remove one of the caller's passkeys, with a current second factor (a code, or a passkey)",
         params: passkeyIdParams,
         body: passkeyRemoveBody,
         response: {
           200: successEnvelope(noData),
-          ...refusals('passkey_not_found', 'passkey_password_invalid', 'second_factor_invalid', 'second_factor_reused', 'recovery_code_invalid', 'second_factor_rate_limited'),
+          ...refusals('passkey_not_found', 'passkey_invalid', 'second_factor_invalid', 'second_factor_reused', 'recovery_code_invalid', 'second_factor_rate_limited'),
         },
       },
     },
@@ -178,11 +200,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/two-factor/setup',
     {
       onRequest: requireUser,
-      schema: { tags: ['auth'], summary: 'Start setting up an authenticator app: a new secret (off until a code confirms it)', response: { 200: successEnvelope(twoFactorSetup), ...refusals('two_factor_already_on') } },
+      schema: {
+        tags: ['auth'],
+        summary: "Start setting up an authenticator app, with the account's password: a new secret (off until a code confirms it)",
+        body: twoFactorSetupBody,
+        response: { 200: successEnvelope(twoFactorSetup), ...refusals('two_factor_already_on', 'password_invalid', 'login_rate_limited') },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return ok(await startTwoFactorSetup(app.ctx, callerOf(request)));
+      return ok(await startTwoFactorSetup(app.ctx, callerOf(request), request.body));
     },
   );
 
@@ -192,9 +219,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireUser,
       schema: {
         tags: ['auth'],
-        summary: 'Turn two-factor sign-in on with a code from the app; answers ten recovery codes, this once',
-        body: twoFactorCodeBody,
-        response: { 200: successEnvelope(twoFactorEnabled), ...refusals('recovery_code_invalid', 'second_factor_invalid', 'second_factor_rate_limited', 'second_factor_reused', 'two_factor_already_on', 'two_factor_not_started') },
+        summary: "Turn two-factor sign-in on with a code from the app and the account's password; answers ten recovery codes, this once",
+        body: twoFactorEnableBody,
+        response: {
+          200: successEnvelope(twoFactorEnabled),
+          ...refusals('password_invalid', 'login_rate_limited', 'recovery_code_invalid', 'second_factor_invalid', 'second_factor_rate_limited', 'second_factor_reused', 'two_factor_already_on', 'two_factor_not_started'),
+        },
       },
     },
     async (request, reply) => {

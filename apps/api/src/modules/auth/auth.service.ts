@@ -20,7 +20,7 @@ import { createSession, revokeSession } from '../sessions/sessions.service.ts';
 import { recordActivities } from '../activities/activities.service.ts';
 import { recordNotificationEvent } from '../mail/notification-events.ts';
 import { deviceCookieFor, type KnownDevice } from './device-cookie.ts';
-import { admitLoginAttempt, afterSuccessfulLogin, LOGIN_THROTTLE, type ThrottleKey } from './login-throttle.ts';
+import { admitLoginAttempt, afterSuccessfulLogin, LOGIN_THROTTLE, passwordThrottleKeys } from './login-throttle.ts';
 import { checkAssertion, passkeyOwner, secondStepPasskeyOptions, spendAssertion, spendChallenge, type CheckedAssertion } from './passkeys.service.ts';
 import { admitCodeCheck, recoveryCodesLeft, refusalMessage, signInRefusalCode, SecondFactorRefused, spendSecondFactor, totpEnabledFor, twoFactorEnabledFor } from './two-factor.service.ts';
 
@@ -39,19 +39,6 @@ export interface LoginOutcome {
 
 /** The password step's outcome: a session, or (2FA on) the second step it needs, with no cookie. */
 export type PasswordStepOutcome = LoginOutcome | { result: Extract<LoginAnswer, { secondStep: string }>; deviceCookie?: undefined };
-
-/** The sign-in throttle keys of an attempt (README, Security; policies in login-throttle.ts). */
-function throttleKeys(ctx: AppContext, email: string, ip: string): { owner: ThrottleKey[]; shared: ThrottleKey[] } {
-  return {
-    // Only this e-mail's attempts from this address fill it: a success (the owner) empties it.
-    owner: [{ key: `login:email+ip:${email}|${ip}`, policy: LOGIN_THROTTLE.perEmailAndIp }],
-    shared: [
-      // The per-e-mail delay holds even with RATE_LIMITS=off (the test suite), as it always has.
-      { key: `login:email:${email}`, policy: LOGIN_THROTTLE.perEmail },
-      ...(ctx.config.rateLimits ? [{ key: `login:ip:${ip}`, policy: LOGIN_THROTTLE.perIp }] : []),
-    ],
-  };
-}
 
 /** Whether this e-mail has signed in successfully before (read before this sign-in is recorded). */
 async function hasSignedInBefore(db: Db, email: string): Promise<boolean> {
@@ -78,7 +65,7 @@ export async function login(ctx: AppContext, body: LoginBody, request: LoginRequ
   const email = body.email.trim().toLowerCase();
   const user = await findUserByEmail(ctx.db, email);
   const deviceKey = user && knownDevice?.userIds.includes(user.id) ? `login:device:${knownDevice.deviceId}|${user.id}` : undefined;
-  const keys = throttleKeys(ctx, email, ip);
+  const keys = passwordThrottleKeys(ctx.config.rateLimits, email, ip);
   const admitted = await admitLoginAttempt(
     ctx.db,
     deviceKey ? [{ key: deviceKey, policy: LOGIN_THROTTLE.perDevice }] : [...keys.owner, ...keys.shared],

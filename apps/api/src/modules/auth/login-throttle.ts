@@ -30,6 +30,23 @@ export const LOGIN_THROTTLE = {
 } as const satisfies Record<string, ThrottlePolicy>;
 
 /**
+ * The sign-in throttle keys of a password check for this e-mail from this address (README,
+ * Security): the login's, and the re-authentication's before a second factor is added, so
+ * guesses at either count in one place.
+ */
+export function passwordThrottleKeys(rateLimits: boolean, email: string, ip: string): { owner: ThrottleKey[]; shared: ThrottleKey[] } {
+  return {
+    // Only this e-mail's attempts from this address fill it: a success (the owner) empties it.
+    owner: [{ key: `login:email+ip:${email}|${ip}`, policy: LOGIN_THROTTLE.perEmailAndIp }],
+    shared: [
+      // The per-e-mail delay holds even with RATE_LIMITS=off (the test suite), as it always has.
+      { key: `login:email:${email}`, policy: LOGIN_THROTTLE.perEmail },
+      ...(rateLimits ? [{ key: `login:ip:${ip}`, policy: LOGIN_THROTTLE.perIp }] : []),
+    ],
+  };
+}
+
+/**
  * Password reset throttles (README, Forgotten password), on the same counters. Every request
  * counts (nothing is given back): per e-mail, a few links and then minutes between mails, so
  * nobody can fill an inbox; per address (with RATE_LIMITS on), one caller asking for many

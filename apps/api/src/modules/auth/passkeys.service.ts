@@ -7,6 +7,7 @@ import {
   type PasskeyAssertion,
   type PasskeyCreationOptions,
   type PasskeyList,
+  type PasskeyOptionsBody,
   type PasskeyRegisterBody,
   type PasskeyRemoveBody,
   type PasskeyRenameBody,
@@ -24,15 +25,14 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { refuse } from '../../http/refusals.ts';
-import { verifySecret } from '../../security/passwords.ts';
 import { hashToken } from '../../security/tokens.ts';
 import { recordAudit } from '../audit/audit.ts';
-import type { MailMessage } from '../mail/mailer.ts';
-import { noticeMail } from '../mail/templates.ts';
+import { passkeyMail } from './passkey-mails.ts';
 import { findUserById } from '../users/users.service.ts';
 import type { Caller } from './devices.service.ts';
 import { admitLoginAttempt, LOGIN_THROTTLE } from './login-throttle.ts';
-import { admitCodeCheck, refusalCode, refusalMessage, SecondFactorRefused, spendSecondFactor } from './two-factor.service.ts';
+import { confirmPassword } from './reauthentication.ts';
+import { admitCodeCheck, changedMail as twoFactorChangedMail, refusalCode, refusalMessage, SecondFactorRefused, spendSecondFactor, totpEnabledFor } from './two-factor.service.ts';
 
 /*
  * Passkeys (WebAuthn; issue 25; README, Passkeys), on @simplewebauthn/server. A person adds
@@ -46,7 +46,8 @@ import { admitCodeCheck, refusalCode, refusalMessage, SecondFactorRefused, spend
 
 const m = passkeyMessages;
 
-export type PasskeyPurpose = 'register' | 'sign_in' | 'second_step';
+/** Which ceremony a challenge is for; `confirm` is a signed-in person confirming a change (removing a passkey) with one. */
+export type PasskeyPurpose = 'register' | 'sign_in' | 'second_step' | 'confirm';
 
 interface RelyingParty {
   rpID: string;
@@ -229,12 +230,19 @@ export async function listPasskeys(ctx: AppContext, caller: Caller): Promise<Pas
   return rows.map(viewOf);
 }
 
-/** The options for adding a passkey: a resident (discoverable) key, the person's other passkeys excluded. */
-export async function passkeyRegistrationOptions(ctx: AppContext, caller: Caller): Promise<PasskeyCreationOptions> {
+/**
+ * The options for adding a passkey, with the account's password (reauthentication.ts: a
+ * stolen session must not add the thief's passkey): a resident (discoverable) key, the
+ * person's other passkeys excluded. The registration challenge is made only after the
+ * password was right, and registerPasskey takes no passkey without one, so the password
+ * guards the adding itself.
+ */
+export async function passkeyRegistrationOptions(ctx: AppContext, caller: Caller, body: PasskeyOptionsBody): Promise<PasskeyCreationOptions> {
   const user = await findUserById(ctx.db, caller.userId);
   if (!user) throw refuse('unauthorized');
   const existing = await descriptorsOf(ctx.db, caller.userId);
   if (existing.length >= PASSKEY_MAX_PER_USER) throw refuse('passkey_limit', { message: `You can register up to ${PASSKEY_MAX_PER_USER} passkeys. Remove one first.` });
+  await confirmPassword(ctx, caller, body.password, 'passkey_add');
   const { rpID } = relyingParty(ctx);
   const options = await generateRegistrationOptions({
     rpName: PRODUCT_NAME,
@@ -250,24 +258,6 @@ export async function passkeyRegistrationOptions(ctx: AppContext, caller: Caller
   });
   await rememberChallenge(ctx.db, options.challenge, 'register', caller.userId);
   return { ...options };
-}
-
-function changedMail(email: string, firstName: string, name: string, added: boolean, securityUrl: string): MailMessage {
-  return noticeMail(
-    email,
-    {
-      subject: added ? 'A passkey was added to your Kestrel account' : 'A passkey was removed from your Kestrel account',
-      headline: added ? 'New passkey added' : 'Passkey removed',
-      name: firstName,
-      intro: added
-        ? [`The passkey “${name}” can now sign in to your Kestrel account without your password, and answers the second step after it.`]
-        : [`The passkey “${name}” can no longer sign in to your Kestrel account.`],
-      action: { label: 'Open My Account → Security', url: securityUrl },
-      outro: ['If this was you, there is nothing else to do.', 'If it was not, reset your password at once and contact support.'],
-      footer: `You get this security notice at the address you sign in with, ${email}. It cannot be switched off.`,
-    },
-    { template: added ? 'passkey_added' : 'passkey_removed' },
-  );
 }
 
 function deliverLater(ctx: AppContext, deliver: () => Promise<void>): void {
@@ -313,7 +303,7 @@ export async function registerPasskey(ctx: AppContext, caller: Caller, body: Pas
     await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.passkey_added', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { passkeyId: row.id } });
     const user = await findUserById(trx, caller.userId);
     if (!user) throw refuse('unauthorized');
-    return { view: viewOf(row), deliver: await ctx.mailer.stage(trx, changedMail(user.email, user.firstName, row.name, true, `${ctx.config.publicUrl}/my-account`)) };
+    return { view: viewOf(row), deliver: await ctx.mailer.stage(trx, passkeyMail(user.email, user.firstName, row.name, true, `${ctx.config.publicUrl}/my-account`)) };
   });
   deliverLater(ctx, added.deliver);
   return added.view;
@@ -332,8 +322,25 @@ export async function renamePasskey(ctx: AppContext, caller: Caller, passkeyId: 
 }
 
 /**
- * Removes a passkey with the password or a current code (the app's or a recovery code), like
- * turning two-factor sign-in off; checks are throttled like codes. Audited and mailed.
+ * The options for confirming a change with one of the caller's passkeys (removing a passkey):
+ * a challenge for this person only, their passkeys allowed, single use, 5 minutes.
+ */
+export async function passkeyConfirmOptions(ctx: AppContext, caller: Caller): Promise<PasskeyRequestOptions> {
+  const allowCredentials = await descriptorsOf(ctx.db, caller.userId);
+  if (allowCredentials.length === 0) throw refuse('passkey_not_found');
+  const { rpID } = relyingParty(ctx);
+  const options = await generateAuthenticationOptions({ rpID, challenge: new Uint8Array(randomBytes(32)), allowCredentials, userVerification: 'preferred', timeout: PASSKEY_CHALLENGE_MINUTES * 60_000 });
+  await rememberChallenge(ctx.db, options.challenge, 'confirm', caller.userId);
+  return { ...options };
+}
+
+/**
+ * Removes a passkey with a current second factor, as turning the app off asks: a code (the
+ * app's, or a recovery code, when the app is on) or an assertion of one of the caller's
+ * passkeys over a `confirm` challenge (the only way for a person whose second factors are all
+ * passkeys). Never the password alone: whoever has the password must not be able to take a
+ * second factor away with it. Checks are throttled like codes. Audited and mailed; when it was
+ * the last second factor, two-factor sign-in is off and the 'turned off' mail says so too.
  */
 export async function removePasskey(ctx: AppContext, caller: Caller, passkeyId: string, body: PasskeyRemoveBody): Promise<void> {
   const owned = await ctx.db.selectFrom('passkeys').select(['id', 'name']).where('id', '=', passkeyId).where('userId', '=', caller.userId).executeTakeFirst();
@@ -341,19 +348,49 @@ export async function removePasskey(ctx: AppContext, caller: Caller, passkeyId: 
   const user = await findUserById(ctx.db, caller.userId);
   if (!user) throw refuse('unauthorized');
   const check = await admitCodeCheck(ctx, caller.userId, caller.ip);
-  const withPassword = body.password !== undefined;
-  if (withPassword && !(await verifySecret(user.passwordHash, body.password ?? ''))) throw refuse('passkey_password_invalid', { fields: { password: m.passwordWrong } });
+  const securityUrl = `${ctx.config.publicUrl}/my-account`;
   let deliver: () => Promise<void>;
   try {
+    // A passkey's assertion: over a challenge made for this person's confirmation (spent now, whatever follows).
+    let assertion: CheckedAssertion | undefined;
+    if (body.passkey) {
+      const spent = await spendChallenge(ctx.db, body.passkey.response.clientDataJSON, 'confirm', caller.userId);
+      if (!spent) throw new SecondFactorRefused('passkey_invalid');
+      const passkey = await passkeyOwner(ctx.db, body.passkey.id, caller.userId);
+      if (!passkey) throw new SecondFactorRefused('passkey_invalid');
+      assertion = await checkAssertion(ctx, passkey, body.passkey, spent.challenge, false);
+    }
     deliver = await inTransaction(ctx.db, async (trx) => {
-      const used = withPassword ? 'password' : await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code ?? '');
+      let used: 'passkey' | 'totp' | 'recovery_code';
+      if (assertion) {
+        await spendAssertion(trx, assertion);
+        used = 'passkey';
+      } else {
+        // Only a confirmed app's codes count (a setup not turned on has a secret too).
+        if (!(await totpEnabledFor(trx, caller.userId))) throw new SecondFactorRefused('wrong');
+        used = await spendSecondFactor(trx, ctx.config.secretKey, caller.userId, body.code ?? '');
+      }
       const removed = await trx.deleteFrom('passkeys').where('id', '=', passkeyId).where('userId', '=', caller.userId).returning('id').executeTakeFirst();
       if (!removed) throw refuse('passkey_not_found');
       await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.passkey_removed', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { passkeyId, with: used } });
-      return ctx.mailer.stage(trx, changedMail(user.email, user.firstName, owned.name, false, `${ctx.config.publicUrl}/my-account`));
+      const sends = [await ctx.mailer.stage(trx, passkeyMail(user.email, user.firstName, owned.name, false, securityUrl))];
+      // The last second factor gone (no app, no passkey): two-factor sign-in is off, said as turning it off says it.
+      const passkeyLeft = await trx.selectFrom('passkeys').select('id').where('userId', '=', caller.userId).limit(1).executeTakeFirst();
+      if (!passkeyLeft && !(await totpEnabledFor(trx, caller.userId))) {
+        await trx.deleteFrom('loginChallenges').where('userId', '=', caller.userId).execute();
+        await recordAudit(trx, { actorUserId: caller.userId, action: 'auth.two_factor_disabled', subjectType: 'user', subjectId: caller.userId, ip: caller.ip, details: { with: used, by: 'last_passkey_removed' } });
+        sends.push(await ctx.mailer.stage(trx, twoFactorChangedMail(user.email, user.firstName, 'off_last_passkey', securityUrl)));
+      }
+      return async () => {
+        for (const send of sends) await send();
+      };
     });
   } catch (error) {
-    if (error instanceof SecondFactorRefused) throw refuse(refusalCode[error.reason], { message: refusalMessage[error.reason], fields: { code: refusalMessage[error.reason] } });
+    if (error instanceof SecondFactorRefused) {
+      // A passkey that did not confirm is told as such (the sign-in's words would not fit here).
+      const message = error.reason === 'passkey_invalid' ? m.confirmFailed : refusalMessage[error.reason];
+      throw refuse(refusalCode[error.reason], { message, fields: { [body.passkey ? 'passkey' : 'code']: message } });
+    }
     throw error;
   }
   await check.accepted();

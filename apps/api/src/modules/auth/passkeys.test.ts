@@ -1,4 +1,4 @@
-import { passkeyMessages, twoFactorMessages } from '@kestrel/shared';
+import { messages, passkeyMessages, twoFactorMessages } from '@kestrel/shared';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
@@ -25,7 +25,7 @@ async function authenticatorFor(): Promise<SoftAuthenticator> {
 }
 
 async function registrationOptions(user: TestUser) {
-  const options = await api('POST', '/v1/auth/passkeys/options', { token: user.token });
+  const options = await api('POST', '/v1/auth/passkeys/options', { token: user.token, body: { password: user.password } });
   expect(options.status).toBe(200);
   return options.body.data as { challenge: string; user: { id: string; name: string }; rp: { id: string }; excludeCredentials: { id: string }[] };
 }
@@ -122,7 +122,7 @@ describe('issue 25: adding, renaming and removing passkeys', () => {
     expect((await api('GET', '/v1/auth/passkeys', { token: user.token })).body.data).toHaveLength(1);
   });
 
-  it('renames and removes only the caller\'s own passkeys; removing needs the password or a current code', async () => {
+  it('renames and removes only the caller\'s own passkeys; removing needs a current second factor (here a passkey), not the password', async () => {
     const user = await userWithPasskey();
     const stranger = await createUser();
     const id = user.authenticator.id;
@@ -134,23 +134,43 @@ describe('issue 25: adding, renaming and removing passkeys', () => {
     expect(renamed.body).toMatchObject({ message: m.renamed, data: { _id: id, name: 'Old laptop' } });
     expect((await api('PATCH', path, { token: user.token, body: { name: '' } })).body.fields).toEqual({ name: m.nameRequired });
 
-    expect((await api('POST', `${path}/remove`, { token: stranger.token, body: { password: stranger.password } })).status).toBe(404);
+    expect((await api('POST', `${path}/remove`, { token: stranger.token, body: { code: '123456' } })).status).toBe(404);
     const empty = await api('POST', `${path}/remove`, { token: user.token, body: {} });
     expect(empty.status).toBe(400);
-    expect(empty.body.fields).toEqual({ password: m.confirmRequired });
-    const wrong = await api('POST', `${path}/remove`, { token: user.token, body: { password: 'not-the-password' } });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body).toMatchObject({ error: m.passwordWrong, code: 'password_invalid' });
+    expect(empty.body.fields).toEqual({ code: m.confirmRequired });
+    // The password alone removes no second factor (it would turn two-factor sign-in off with the first factor).
+    const withPassword = await api('POST', `${path}/remove`, { token: user.token, body: { password: user.password } });
+    expect(withPassword.status).toBe(400);
+    // No app: no code is a current second factor.
     const noApp = await api('POST', `${path}/remove`, { token: user.token, body: { code: '123456' } });
     expect(noApp.status).toBe(400);
     expect(noApp.body.error).toBe(twoFactorMessages.codeInvalid);
+    // A passkey's assertion over another ceremony's challenge (a sign-in's) confirms nothing.
+    const otherCeremony = await api('POST', `${path}/remove`, { token: user.token, body: { passkey: user.authenticator.assert(await signInChallenge()) } });
+    expect(otherCeremony.status).toBe(400);
+    expect(otherCeremony.body).toMatchObject({ code: 'passkey_invalid', error: m.confirmFailed });
     expect((await api('GET', '/v1/auth/passkeys', { token: user.token })).body.data).toHaveLength(1);
 
-    const removed = await api('POST', `${path}/remove`, { token: user.token, body: { password: user.password } });
+    // One of the person's passkeys confirms, over a challenge made for them.
+    expect((await api('POST', '/v1/auth/passkeys/confirm/options', { token: stranger.token })).status).toBe(404);
+    const options = await api('POST', '/v1/auth/passkeys/confirm/options', { token: user.token });
+    expect(options.status).toBe(200);
+    expect(options.body.data.allowCredentials).toEqual([expect.objectContaining({ id })]);
+    const confirmChallenge = options.body.data.challenge as string;
+    const removed = await api('POST', `${path}/remove`, { token: user.token, body: { passkey: user.authenticator.assert(confirmChallenge) } });
     expect(removed.status).toBe(200);
     expect(removed.body.message).toBe(m.removed);
     expect((await api('GET', '/v1/auth/passkeys', { token: user.token })).body.data).toEqual([]);
-    expect((await latestMailTo(user.email))?.subject).toBe('A passkey was removed from your Kestrel account');
+
+    // It was the last second factor: both mails, the passkey's and two-factor sign-in turned off, its words true.
+    const { db } = await testServer();
+    const mails = await db.selectFrom('mailMessages').select(['subject', 'textBody', 'template']).where('toAddress', '=', user.email).execute();
+    const subjects = mails.map((mail) => mail.subject);
+    expect(subjects).toEqual(expect.arrayContaining(['A passkey was removed from your Kestrel account', 'Two-factor sign-in was turned off for your Kestrel account']));
+    expect(subjects.filter((subject) => subject.startsWith('Two-factor sign-in was turned off'))).toHaveLength(1);
+    const off = mails.find((mail) => mail.template === 'two_factor_disabled')!;
+    expect(off.textBody).toContain('Your last passkey was removed, so logging in to Kestrel no longer asks for a second step after your password: your password alone signs you in.');
+    expect((await auditOf(user.userId)).filter((row) => row.action === 'auth.two_factor_disabled').map((row) => row.details)).toEqual([{ with: 'passkey', by: 'last_passkey_removed' }]);
 
     // No second factor left: the password alone signs in again, and the removed passkey signs in no more.
     const login = await api('POST', '/v1/auth/login', { body: { email: user.email, password: user.password } });
@@ -296,10 +316,10 @@ describe('issue 25: a passkey as the second step after the password', () => {
 
   it('with an authenticator app on as well, asks for its code first and offers the passkey beside it; either finishes', async () => {
     const user = await userWithPasskey();
-    const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token });
+    const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: { password: user.password } });
     const secret = Secret.fromBase32(setup.body.data.secret as string);
     const codeAt = (timestamp: number) => TOTP.generate({ secret, algorithm: 'SHA1', digits: 6, period: 30, timestamp });
-    expect((await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeAt(Date.now() - 30_000) } })).status).toBe(200);
+    expect((await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeAt(Date.now() - 30_000), password: user.password } })).status).toBe(200);
 
     const first = (await passwordStep(user)).body.data as { secondStep: string; challengeToken: string; passkey: { challenge: string } };
     expect(first.secondStep).toBe('totp');
@@ -309,5 +329,45 @@ describe('issue 25: a passkey as the second step after the password', () => {
     const second = (await passwordStep(user)).body.data as { challengeToken: string };
     const withCode = await api('POST', '/v1/auth/login/second-step', { body: { challengeToken: second.challengeToken, code: codeAt(Date.now()) } });
     expect(withCode.status).toBe(200);
+  });
+
+  it('with an app on as well: a code from it removes a passkey (2FA stays on, no "turned off" mail); the app turned off while a passkey remains says the passkey still answers', async () => {
+    const user = await userWithPasskey();
+    const phone = await authenticatorFor();
+    expect((await api('POST', '/v1/auth/passkeys', { token: user.token, body: { name: 'Phone', credential: phone.attest(await registrationOptions(user)) } })).status).toBe(200);
+    const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: { password: user.password } });
+    const secret = Secret.fromBase32(setup.body.data.secret as string);
+    const codeAt = (timestamp: number) => TOTP.generate({ secret, algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+    expect((await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeAt(Date.now() - 30_000), password: user.password } })).status).toBe(200);
+
+    const removed = await api('POST', `/v1/auth/passkeys/${user.authenticator.id}/remove`, { token: user.token, body: { code: codeAt(Date.now()) } });
+    expect(removed.status).toBe(200);
+    expect((await latestMailTo(user.email))?.subject).toBe('A passkey was removed from your Kestrel account');
+    expect((await auditOf(user.userId)).map((row) => row.action)).not.toContain('auth.two_factor_disabled');
+
+    const off = await api('POST', '/v1/auth/two-factor/disable', { token: user.token, body: { code: codeAt(Date.now() + 30_000) } });
+    expect(off.status).toBe(200);
+    const mail = await latestMailTo(user.email);
+    expect(mail?.subject).toBe('Your authenticator app was turned off for your Kestrel account');
+    expect(mail?.textBody).toContain('Two-factor sign-in stays on with your passkeys: after your password, one of them answers the second step.');
+    expect(mail?.textBody).not.toContain('password alone');
+    // And so it does: the password step asks for the passkey left.
+    const step = await api('POST', '/v1/auth/login', { body: { email: user.email, password: user.password } });
+    expect(step.body.data.secondStep).toBe('passkey');
+  });
+
+  it('adding a passkey asks for the password: without it or with a wrong one no challenge is made, and nothing is added', async () => {
+    const user = await createUser();
+    const missing = await api('POST', '/v1/auth/passkeys/options', { token: user.token, body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields).toEqual({ password: messages.login.passwordRequired });
+    const wrong = await api('POST', '/v1/auth/passkeys/options', { token: user.token, body: { password: 'not-the-password' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ code: 'password_invalid', error: m.passwordWrong, fields: { password: m.passwordWrong } });
+    // A made-up challenge is not one: the passkey is refused.
+    const madeUp = { challenge: isoBase64URL.fromBuffer(new Uint8Array(randomBytes(32))), user: { id: isoBase64URL.fromBuffer(new TextEncoder().encode(user.userId)) } };
+    const added = await api('POST', '/v1/auth/passkeys', { token: user.token, body: { name: 'Thief', credential: (await authenticatorFor()).attest(madeUp) } });
+    expect(added.body.code).toBe('passkey_challenge_invalid');
+    expect((await api('GET', '/v1/auth/passkeys', { token: user.token })).body.data).toEqual([]);
   });
 });

@@ -66,7 +66,11 @@ function changedMail(email: string, firstName: string, loginUrl: string): MailMe
       subject: 'Your Kestrel password was changed',
       headline: 'Your password was changed',
       name: firstName,
-      intro: ['The password of your Kestrel account was just changed with a reset link, and every device that was signed in has been signed out.'],
+      intro: [
+        'The password of your Kestrel account was just changed with a reset link, and every device that was signed in has been signed out.',
+        // A reset proves the mailbox, not the person: the second factors stay, and the mail says where to review them.
+        'Your authenticator app and passkeys were left as they were: review them in My Account → Security, and remove any you do not recognise.',
+      ],
       action: { label: 'Sign in with the new password', url: loginUrl },
       outro: ['If this was you, there is nothing else to do.', 'If it was not, reset your password again at once and contact support.'],
       footer: `You get this security notice at the address you sign in with, ${email}. It cannot be switched off.`,

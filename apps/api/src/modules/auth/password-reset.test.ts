@@ -64,6 +64,7 @@ describe('issue 25: forgotten password', () => {
     const mail = await latestMailTo(user.email);
     expect(mail?.subject).toBe('Your Kestrel password was changed');
     expect(mail?.textBody).toContain('every device that was signed in has been signed out');
+    expect(mail?.textBody).toContain('Your authenticator app and passkeys were left as they were: review them in My Account → Security');
   });
 
   it('refuses a link used once already, and the account\'s older links with it', async () => {

@@ -1,4 +1,4 @@
-import { STEP_UP_CODE_MAX_ATTEMPTS, STEP_UP_CODES_PER_HOUR, STEP_UP_THRESHOLD_CENTS, stepUpMessages } from '@kestrel/shared';
+import { messages, passkeyMessages, STEP_UP_CODE_MAX_ATTEMPTS, STEP_UP_CODES_PER_HOUR, STEP_UP_THRESHOLD_CENTS, stepUpMessages } from '@kestrel/shared';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createHolder, transferAs, withdrawAs, type TestAccount, type TestUser } from '../../../test/factories.ts';
@@ -10,8 +10,8 @@ import { createStore, webPayBodyFor } from '../../../test/gateway-fixtures.ts';
  * Step-up for large movements (issue 25; README, Security): above the account's threshold
  * (US$ 1,000.00 of movements on the TPIN alone over 24 hours, this one included) a transfer,
  * withdrawal or wallet pay also needs a second factor — the authenticator app's code when 2FA
- * is on, a code mailed to the account's e-mail when it is off. The clock (Date only, in this
- * process: the server's too) is moved a 30-second step on before each app code.
+ * is on, a code mailed to the person's sign-in e-mail when it is off. The clock (Date only, in
+ * this process: the server's too) is moved a 30-second step on before each app code.
  */
 
 type Holder = { user: TestUser; account: TestAccount };
@@ -51,11 +51,11 @@ async function stepUpMailCount(user: TestUser): Promise<number> {
 
 /** Turns 2FA on for this holder; answers the base32 secret and the recovery codes. */
 async function enrol(h: Holder): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const setup = await api('POST', '/v1/auth/two-factor/setup', { token: h.user.token });
+  const setup = await api('POST', '/v1/auth/two-factor/setup', { token: h.user.token, body: { password: h.user.password } });
   expect(setup.status).toBe(200);
   const secret = setup.body.data.secret as string;
   nextStep();
-  const enabled = await api('POST', '/v1/auth/two-factor/enable', { token: h.user.token, body: { code: codeOf(secret) } });
+  const enabled = await api('POST', '/v1/auth/two-factor/enable', { token: h.user.token, body: { code: codeOf(secret), password: h.user.password } });
   expect(enabled.status).toBe(200);
   return { secret, recoveryCodes: enabled.body.data.recoveryCodes as string[] };
 }
@@ -382,5 +382,60 @@ describe('step-up for large movements', () => {
     const paid = await pay(1200, key, codeOf(secret));
     expect(paid.status).toBe(200);
     expect(await balanceCents(alice)).toBe(500_000 - 4_000 - 120_000);
+  });
+});
+
+describe('issue 25 audit: a stolen session and the TPIN cannot add a second factor that passes step-up', () => {
+  it('2FA off: without the password the thief can set up no app and add no passkey, and a transfer above the threshold is still refused', async () => {
+    const { db } = await testServer();
+    const alice = await createHolder(500_000);
+    const bob = await createHolder();
+    // The thief has alice's session token and her TPIN (transferAs sends it), not her password.
+    const noPassword = await api('POST', '/v1/auth/two-factor/setup', { token: alice.user.token, body: {} });
+    expect(noPassword.status).toBe(400);
+    expect(noPassword.body.fields).toEqual({ password: messages.login.passwordRequired });
+    const guessed = await api('POST', '/v1/auth/two-factor/setup', { token: alice.user.token, body: { password: 'a-guess-of-the-thief' } });
+    expect(guessed.status).toBe(400);
+    expect(guessed.body).toMatchObject({ code: 'password_invalid', error: passkeyMessages.passwordWrong, fields: { password: passkeyMessages.passwordWrong } });
+    // No secret was made, so there is nothing to turn on; and turning on asks for the password too.
+    expect(await db.selectFrom('userTotp').select('userId').where('userId', '=', alice.user.userId).executeTakeFirst()).toBeUndefined();
+    const enable = await api('POST', '/v1/auth/two-factor/enable', { token: alice.user.token, body: { code: '123456' } });
+    expect(enable.status).toBe(400);
+    expect(enable.body.fields).toEqual({ password: messages.login.passwordRequired });
+
+    // A passkey neither: its options (the only source of a registration challenge) need the password.
+    const passkeyOptions = await api('POST', '/v1/auth/passkeys/options', { token: alice.user.token, body: {} });
+    expect(passkeyOptions.status).toBe(400);
+    expect(passkeyOptions.body.fields).toEqual({ password: messages.login.passwordRequired });
+    const passkeyGuess = await api('POST', '/v1/auth/passkeys/options', { token: alice.user.token, body: { password: 'another-guess' } });
+    expect(passkeyGuess.body.code).toBe('password_invalid');
+    expect(await db.selectFrom('webauthnChallenges').select('id').where('userId', '=', alice.user.userId).execute()).toEqual([]);
+
+    // Each wrong guess is a failed login of alice's, as at the sign-in.
+    const failed = await db.selectFrom('loginAttempts').select('id').where('email', '=', alice.user.email).where('succeeded', '=', false).execute();
+    expect(failed).toHaveLength(2);
+    const audit = await db.selectFrom('auditLog').select('action').where('subjectId', '=', alice.user.userId).where('action', '=', 'auth.reauthentication_failed').execute();
+    expect(audit).toHaveLength(2);
+
+    // Still 2FA off: the large transfer asks for the mailed code (to alice, not the thief), and a made-up code moves nothing.
+    const refused = await transferAs(alice, bob.account, '1500.00', { key: newKey() });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('step_up_required');
+    const madeUp = await transferAs(alice, bob.account, '1500.00', { key: newKey(), code: '123456' });
+    expect(madeUp.status).toBe(403);
+    expect(madeUp.body.code).toBe('step_up_invalid');
+    expect(await balanceCents(alice)).toBe(500_000);
+    expect(await balanceCents(bob)).toBe(0);
+  });
+
+  it('with the password, the app is set up and turned on, and its codes then pass step-up', async () => {
+    const alice = await createHolder(500_000);
+    const bob = await createHolder();
+    const { secret } = await enrol(alice);
+    nextStep();
+    const through = await transferAs(alice, bob.account, '1500.00', { key: newKey(), code: codeOf(secret) });
+    expect(through.status).toBe(200);
+    expect(await balanceCents(alice)).toBe(350_000);
+    expect(await balanceCents(bob)).toBe(150_000);
   });
 });

@@ -1,4 +1,4 @@
-import { passkeyMessages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorStatus } from '@kestrel/shared';
+import { passkeyMessages, twoFactorMessages, type TwoFactorCodeBody, type TwoFactorEnableBody, type TwoFactorEnabled, type TwoFactorSetup, type TwoFactorSetupBody, type TwoFactorStatus } from '@kestrel/shared';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { inTransaction, type Trx } from '../../db/transaction.ts';
@@ -9,12 +9,15 @@ import { noticeMail } from '../mail/templates.ts';
 import { findUserById } from '../users/users.service.ts';
 import type { Caller } from './devices.service.ts';
 import { admitLoginAttempt, afterSuccessfulLogin, SECOND_FACTOR_THROTTLE, type ThrottleKey } from './login-throttle.ts';
+import { confirmPassword } from './reauthentication.ts';
 import { looksLikeTotpCode, newRecoveryCodes, newTotpSecret, openTotpSecret, recoveryCodeHash, sealTotpSecret, totpStepOf } from './two-factor-secrets.ts';
 
 /*
  * Two-factor sign-in with an authenticator app (issue 25; README, Two-factor sign-in):
  * My Account → Security starts it (a sealed secret, off), a code from the app turns it on
  * (and makes ten recovery codes, shown once), a current code (app or recovery) turns it off.
+ * Starting and turning on also ask for the account's password (reauthentication.ts): a
+ * stolen session must not add the thief's app, whose codes would pass step-up.
  * The login's second step (auth.service.ts) checks its code with `spendSecondFactor` too.
  */
 
@@ -134,21 +137,52 @@ function deliverLater(ctx: AppContext, deliver: () => Promise<void>): void {
   deliver().catch((error: unknown) => ctx.log.error({ err: error }, 'two-factor mail was not sent'));
 }
 
-function changedMail(email: string, firstName: string, on: boolean, securityUrl: string): MailMessage {
+/**
+ * What a change of second factors leaves: an app turned on; the app turned off while passkeys
+ * remain (two-factor sign-in stays on with them); or no second factor left (the app turned off,
+ * or the last passkey removed with no app), when the password alone signs in.
+ */
+export type TwoFactorChange = 'on' | 'app_off_passkeys_left' | 'off_app' | 'off_last_passkey';
+
+const changedText: Record<TwoFactorChange, { subject: string; headline: string; intro: string }> = {
+  on: {
+    subject: 'Two-factor sign-in is on for your Kestrel account',
+    headline: 'Two-factor sign-in is on',
+    intro: 'From now on, logging in to Kestrel asks for a code from your authenticator app after your password. Keep your recovery codes somewhere safe.',
+  },
+  app_off_passkeys_left: {
+    subject: 'Your authenticator app was turned off for your Kestrel account',
+    headline: 'Authenticator app turned off',
+    intro:
+      'Logging in to Kestrel no longer asks for a code from your authenticator app, and your recovery codes no longer work. Two-factor sign-in stays on with your passkeys: after your password, one of them answers the second step.',
+  },
+  off_app: {
+    subject: 'Two-factor sign-in was turned off for your Kestrel account',
+    headline: 'Two-factor sign-in is off',
+    intro: 'Logging in to Kestrel no longer asks for a code from your authenticator app: your password alone signs you in.',
+  },
+  off_last_passkey: {
+    subject: 'Two-factor sign-in was turned off for your Kestrel account',
+    headline: 'Two-factor sign-in is off',
+    intro: 'Your last passkey was removed, so logging in to Kestrel no longer asks for a second step after your password: your password alone signs you in.',
+  },
+};
+
+/** The security mail of a change of second factors (its words true to what is left: see TwoFactorChange). */
+export function changedMail(email: string, firstName: string, change: TwoFactorChange, securityUrl: string): MailMessage {
+  const text = changedText[change];
   return noticeMail(
     email,
     {
-      subject: on ? 'Two-factor sign-in is on for your Kestrel account' : 'Two-factor sign-in was turned off for your Kestrel account',
-      headline: on ? 'Two-factor sign-in is on' : 'Two-factor sign-in is off',
+      subject: text.subject,
+      headline: text.headline,
       name: firstName,
-      intro: on
-        ? ['From now on, logging in to Kestrel asks for a code from your authenticator app after your password. Keep your recovery codes somewhere safe.']
-        : ['Logging in to Kestrel no longer asks for a code from your authenticator app: your password alone signs you in.'],
+      intro: [text.intro],
       action: { label: 'Open My Account → Security', url: securityUrl },
       outro: ['If this was you, there is nothing else to do.', 'If it was not, reset your password at once and contact support.'],
       footer: `You get this security notice at the address you sign in with, ${email}. It cannot be switched off.`,
     },
-    { template: on ? 'two_factor_enabled' : 'two_factor_disabled' },
+    { template: change === 'on' ? 'two_factor_enabled' : 'two_factor_disabled' },
   );
 }
 
@@ -173,8 +207,13 @@ export async function twoFactorStatus(ctx: AppContext, caller: Caller): Promise<
   return { enabled, recoveryCodesLeft: enabled ? await recoveryCodesLeft(ctx.db, caller.userId) : 0 };
 }
 
-/** Starts (or starts again) setting up an app: a new sealed secret, off until a code confirms it. 409 when already on. */
-export async function startTwoFactorSetup(ctx: AppContext, caller: Caller): Promise<TwoFactorSetup> {
+/**
+ * Starts (or starts again) setting up an app, with the account's password: a new sealed
+ * secret, off until a code confirms it. 409 when already on.
+ */
+export async function startTwoFactorSetup(ctx: AppContext, caller: Caller, body: TwoFactorSetupBody): Promise<TwoFactorSetup> {
+  if (await totpEnabledFor(ctx.db, caller.userId)) throw refuse('two_factor_already_on');
+  await confirmPassword(ctx, caller, body.password, 'two_factor_setup');
   const user = await findUserById(ctx.db, caller.userId);
   if (!user) throw refuse('unauthorized');
   const setup = newTotpSecret(user.email);
@@ -228,13 +267,16 @@ async function auditedAndMailed(ctx: AppContext, trx: Trx, caller: Caller, actio
 }
 
 /**
- * Turns the app on with a code from it (the step is spent, so that code cannot sign in), and
- * makes ten new recovery codes, answered this once; audited and mailed.
+ * Turns the app on with a code from it (the step is spent, so that code cannot sign in) and
+ * the account's password again (a setup started before the password was asked for, or by
+ * someone else, is not turned on without it), and makes ten new recovery codes, answered this
+ * once; audited and mailed.
  */
-export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<TwoFactorEnabled> {
+export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorEnableBody): Promise<TwoFactorEnabled> {
   const row = await ctx.db.selectFrom('userTotp').select(['enabledAt']).where('userId', '=', caller.userId).executeTakeFirst();
   if (!row) throw refuse('two_factor_not_started');
   if (row.enabledAt) throw refuse('two_factor_already_on');
+  await confirmPassword(ctx, caller, body.password, 'two_factor_enable');
   let recoveryCodes: string[] = [];
   await confirmedByCode(ctx, caller, async (trx) => {
     // Only an app code turns it on (a recovery code of an earlier set must not).
@@ -242,7 +284,7 @@ export async function enableTwoFactor(ctx: AppContext, caller: Caller, body: Two
     const turnedOn = await trx.updateTable('userTotp').set({ enabledAt: new Date() }).where('userId', '=', caller.userId).where('enabledAt', 'is', null).returning('userId').executeTakeFirst();
     if (!turnedOn) throw refuse('two_factor_already_on');
     recoveryCodes = await replaceRecoveryCodes(trx, ctx.config.secretKey, caller.userId);
-    return auditedAndMailed(ctx, trx, caller, 'auth.two_factor_enabled', (email, firstName, url) => changedMail(email, firstName, true, url));
+    return auditedAndMailed(ctx, trx, caller, 'auth.two_factor_enabled', (email, firstName, url) => changedMail(email, firstName, 'on', url));
   });
   return { recoveryCodes };
 }
@@ -263,7 +305,11 @@ export async function renewRecoveryCodes(ctx: AppContext, caller: Caller, body: 
   return { recoveryCodes };
 }
 
-/** Turns 2FA off with a current code (the app's or a recovery code); the secret and the codes are deleted; audited and mailed. */
+/**
+ * Turns the app off with a current code (the app's or a recovery code); the secret and the
+ * codes are deleted; audited and mailed — the mail says whether passkeys still answer the
+ * second step or the password alone signs in now.
+ */
 export async function disableTwoFactor(ctx: AppContext, caller: Caller, body: TwoFactorCodeBody): Promise<void> {
   if (!(await totpEnabledFor(ctx.db, caller.userId))) throw refuse('two_factor_not_on');
   await confirmedByCode(ctx, caller, async (trx) => {
@@ -274,6 +320,8 @@ export async function disableTwoFactor(ctx: AppContext, caller: Caller, body: Tw
     await trx.deleteFrom('recoveryCodes').where('userId', '=', caller.userId).execute();
     await trx.deleteFrom('userTotp').where('userId', '=', caller.userId).execute();
     await trx.deleteFrom('loginChallenges').where('userId', '=', caller.userId).execute();
-    return auditedAndMailed(ctx, trx, caller, 'auth.two_factor_disabled', (email, firstName, url) => changedMail(email, firstName, false, url), { with: used });
+    const passkeyLeft = await trx.selectFrom('passkeys').select('id').where('userId', '=', caller.userId).limit(1).executeTakeFirst();
+    const change = passkeyLeft ? 'app_off_passkeys_left' : 'off_app';
+    return auditedAndMailed(ctx, trx, caller, 'auth.two_factor_disabled', (email, firstName, url) => changedMail(email, firstName, change, url), { with: used });
   });
 }

@@ -1,8 +1,9 @@
-import { LOGIN_CHALLENGE_MAX_FAILURES, twoFactorMessages } from '@kestrel/shared';
+import { LOGIN_CHALLENGE_MAX_FAILURES, messages, passkeyMessages, twoFactorMessages } from '@kestrel/shared';
 import { describe, expect, it, vi } from 'vitest';
 import { createUser, latestMailTo, type TestUser } from '../../../test/factories.ts';
 import { api, testServer } from '../../../test/harness.ts';
 import { codeOf, nextStep, useSteppedClock } from '../../../test/totp.ts';
+import { LOGIN_THROTTLE } from './login-throttle.ts';
 
 /*
  * Two-factor sign-in with an authenticator app (issue 25). The codes are computed here from
@@ -31,11 +32,11 @@ interface Enrolled extends TestUser {
 async function enrolledUser(): Promise<Enrolled> {
   const user = await createUser();
   expect((await api('POST', '/v1/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(200);
-  const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token });
+  const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: { password: user.password } });
   expect(setup.status).toBe(200);
   const secret = setup.body.data.secret as string;
   nextStep();
-  const enabled = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeOf(secret) } });
+  const enabled = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeOf(secret), password: user.password } });
   expect(enabled.status).toBe(200);
   return { ...user, secret, recoveryCodes: enabled.body.data.recoveryCodes as string[] };
 }
@@ -67,7 +68,7 @@ describe('issue 25: turning two-factor sign-in on and off', () => {
     const user = await createUser();
     expect((await api('GET', '/v1/auth/two-factor', { token: user.token })).body.data).toEqual({ enabled: false, recoveryCodesLeft: 0 });
 
-    const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token });
+    const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: { password: user.password } });
     expect(setup.status).toBe(200);
     expect(setup.headers.get('cache-control')).toBe('no-store');
     const { secret, otpauthUri } = setup.body.data as { secret: string; otpauthUri: string };
@@ -86,16 +87,16 @@ describe('issue 25: turning two-factor sign-in on and off', () => {
     // Not on yet: the password alone still signs in.
     expect((await passwordStep(user)).body.data.token).toEqual(expect.any(String));
 
-    const wrong = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: wrongCodeOf(secret) } });
+    const wrong = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: wrongCodeOf(secret), password: user.password } });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error: m.codeInvalid, code: 'second_factor_invalid' });
-    const empty = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: ' ' } });
+    const empty = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: ' ', password: user.password } });
     expect(empty.status).toBe(400);
     expect(empty.body.error).toBe(m.codeRequired);
     expect((await api('GET', '/v1/auth/two-factor', { token: user.token })).body.data.enabled).toBe(false);
 
     nextStep();
-    const enabled = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeOf(secret) } });
+    const enabled = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeOf(secret), password: user.password } });
     expect(enabled.status).toBe(200);
     expect(enabled.body.message).toBe(m.enabled);
     const codes = enabled.body.data.recoveryCodes as string[];
@@ -112,14 +113,53 @@ describe('issue 25: turning two-factor sign-in on and off', () => {
     expect((await latestMailTo(user.email))?.subject).toBe('Two-factor sign-in is on for your Kestrel account');
 
     // On: a new setup cannot replace the secret, and enabling again is refused.
-    const again = await api('POST', '/v1/auth/two-factor/setup', { token: user.token });
+    const again = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: { password: user.password } });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe(m.alreadyOn);
   });
 
+  it('turning on asks for the password, checked and counted as the sign-in checks it: guesses here slow the sign-in too', async () => {
+    const user = await createUser();
+    // Without a body at all, then without the password: refused before anything is checked.
+    expect((await api('POST', '/v1/auth/two-factor/setup', { token: user.token })).status).toBe(400);
+    const missing = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields).toEqual({ password: messages.login.passwordRequired });
+    // The free wrong guesses of this e-mail at this address (the sign-in's own budget) and the one
+    // that starts the wait, each a field error; the next attempt must wait, whatever its password.
+    for (let guess = 0; guess <= LOGIN_THROTTLE.perEmailAndIp.free; guess += 1) {
+      const wrong = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: { password: `guess-${guess}` } });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toMatchObject({ code: 'password_invalid', error: passkeyMessages.passwordWrong, fields: { password: passkeyMessages.passwordWrong } });
+    }
+    const limited = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: { password: user.password } });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'login_rate_limited', error: messages.login.rateLimited });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // One count: the sign-in from this address waits as well, even with the right password.
+    expect((await passwordStep(user)).status).toBe(429);
+    const { db } = await testServer();
+    expect(await db.selectFrom('userTotp').select('userId').where('userId', '=', user.userId).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('turning on asks for the password again with the code: a started setup is not turned on without it', async () => {
+    const user = await createUser();
+    const setup = await api('POST', '/v1/auth/two-factor/setup', { token: user.token, body: { password: user.password } });
+    const secret = setup.body.data.secret as string;
+    nextStep();
+    const noPassword = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeOf(secret) } });
+    expect(noPassword.status).toBe(400);
+    expect(noPassword.body.fields).toEqual({ password: messages.login.passwordRequired });
+    const wrong = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeOf(secret), password: 'not-the-password' } });
+    expect(wrong.body.code).toBe('password_invalid');
+    expect((await api('GET', '/v1/auth/two-factor', { token: user.token })).body.data.enabled).toBe(false);
+    const right = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: codeOf(secret), password: user.password } });
+    expect(right.status).toBe(200);
+  });
+
   it('refuses to turn on without a started setup', async () => {
     const user = await createUser();
-    const answer = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: '123456' } });
+    const answer = await api('POST', '/v1/auth/two-factor/enable', { token: user.token, body: { code: '123456', password: user.password } });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ error: m.notStarted, code: 'two_factor_not_started' });
   });

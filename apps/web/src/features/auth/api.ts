@@ -4,7 +4,6 @@ import type {
   LoginBody,
   LoginResult,
   LoginSecondStepInput,
-  PasskeyRemoveBody,
   PasskeyRequestOptions,
   RegisterBody,
   ResetPasswordBody,
@@ -217,18 +216,18 @@ export function useTwoFactorStatus() {
   });
 }
 
-/** POST /v1/auth/two-factor/setup: a new secret (base32 and otpauth URI), off until confirmed. */
+/** POST /v1/auth/two-factor/setup with the account's password: a new secret (base32 and otpauth URI), off until confirmed. */
 export function useStartTwoFactorSetup() {
   return useMutation({
-    mutationFn: async () => (await http.post('/v1/auth/two-factor/setup', undefined, (contracts) => contracts.twoFactorSetup)).data,
+    mutationFn: async (password: string) => (await http.post('/v1/auth/two-factor/setup', { password }, (contracts) => contracts.twoFactorSetup)).data,
   });
 }
 
-/** POST /v1/auth/two-factor/enable: a code from the app turns it on; answers the recovery codes once. */
+/** POST /v1/auth/two-factor/enable: a code from the app (and the password again) turns it on; answers the recovery codes once. */
 export function useEnableTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (code: string) => http.post('/v1/auth/two-factor/enable', { code }, (contracts) => contracts.twoFactorEnabled),
+    mutationFn: async (body: { code: string; password: string }) => http.post('/v1/auth/two-factor/enable', body, (contracts) => contracts.twoFactorEnabled),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.all }),
   });
 }
@@ -274,12 +273,12 @@ export function usePasskeys() {
   });
 }
 
-/** The options, the browser makes the passkey, then POST /v1/auth/passkeys with its name. Two-factor status changes with it. */
+/** The options (the password asked first), the browser makes the passkey, then POST /v1/auth/passkeys with its name. Two-factor status changes with it. */
 export function useAddPasskey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (name: string) => {
-      const { data: options } = await http.post('/v1/auth/passkeys/options', undefined, (contracts) => contracts.passkeyCreationOptions);
+    mutationFn: async ({ name, password }: { name: string; password: string }) => {
+      const { data: options } = await http.post('/v1/auth/passkeys/options', { password }, (contracts) => contracts.passkeyCreationOptions);
       const credential = await passkeyAttestation(options);
       return http.post('/v1/auth/passkeys', { name, credential }, (contracts) => contracts.passkeyView);
     },
@@ -297,12 +296,27 @@ export function useRenamePasskey() {
   });
 }
 
-/** POST /v1/auth/passkeys/{id}/remove with the password or a current code. */
+/**
+ * POST /v1/auth/passkeys/{id}/remove with a current second factor: a code (the app's or a
+ * recovery code), or one of the person's passkeys (its options, then the browser's prompt).
+ * Removing the last second factor turns two-factor sign-in off: its status changes with it.
+ */
 export function useRemovePasskey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ passkeyId, confirm }: { passkeyId: string; confirm: PasskeyRemoveBody }) =>
-      http.post(`/v1/auth/passkeys/${segment(passkeyId)}/remove`, confirm, (contracts) => contracts.noData),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeyKeys.all }),
+    mutationFn: async ({ passkeyId, confirm }: { passkeyId: string; confirm: { code: string } | 'passkey' }) => {
+      let body: { code: string } | { passkey: Contracts.PasskeyAssertionInput };
+      if (confirm === 'passkey') {
+        const { data: options } = await http.post('/v1/auth/passkeys/confirm/options', undefined, (contracts) => contracts.passkeyRequestOptions);
+        body = { passkey: await passkeyAssertion(options) };
+      } else body = confirm;
+      return http.post(`/v1/auth/passkeys/${segment(passkeyId)}/remove`, body, (contracts) => contracts.noData);
+    },
+    // Not awaited: the refetched list drops the row (and its form) at once, and the form's own
+    // onSuccess (the toast) must run before that unmounts it.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: passkeyKeys.all });
+      void queryClient.invalidateQueries({ queryKey: twoFactorKeys.all });
+    },
   });
 }

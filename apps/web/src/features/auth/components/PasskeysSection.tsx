@@ -6,6 +6,7 @@ import {
   passkeyNameForm,
   passkeyRemoveForm,
   passkeyText as t,
+  reauthenticationForm,
   type PasskeyNameFormInput,
   type PasskeyNameFormValues,
   type PasskeyRemoveFormInput,
@@ -15,11 +16,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/Button.tsx';
-import { FloatingField, PasswordField } from '../../../components/FloatingField.tsx';
+import { FloatingField } from '../../../components/FloatingField.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { isBrowserPasskeyError } from '../../../lib/passkeys.ts';
-import { CurrentCodeField, SectionWait, SecurityForm } from './SecurityForm.tsx';
-import { twoFactorKeys, useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey, type PasskeyView } from '../api.ts';
+import { CurrentCodeField, passwordRefusal, ReauthenticationField, SectionWait, SecurityForm } from './SecurityForm.tsx';
+import { twoFactorKeys, useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey, useTwoFactorStatus, type PasskeyView } from '../api.ts';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** A refusal the server explained goes under the field; the browser's own (cancelled, timed out) and anything else is a toast. */
@@ -28,19 +29,27 @@ function failureMessage(error: unknown, fallback: string): string {
   return errorMessage(error, fallback);
 }
 
-/** Names the new passkey, then the browser makes it (fingerprint, face or screen lock). */
+/** The new passkey's name and the account's password (re-authentication), checked together in the browser. */
+const addPasskeyForm = passkeyNameForm.extend(reauthenticationForm.shape);
+type AddPasskeyFormInput = PasskeyNameFormInput & { password: string };
+type AddPasskeyFormValues = PasskeyNameFormValues & { password: string };
+
+/**
+ * Names the new passkey and asks for the password (a stolen session must not add the thief's
+ * passkey), then the browser makes it (fingerprint, face or screen lock).
+ */
 function AddForm({ onDone }: { onDone: () => void }) {
   const add = useAddPasskey();
   const queryClient = useQueryClient();
-  const { register, handleSubmit, setError, formState } = useForm<PasskeyNameFormInput, unknown, PasskeyNameFormValues>({ resolver: zodResolver(passkeyNameForm), defaultValues: { name: '' } });
+  const { register, handleSubmit, setError, formState } = useForm<AddPasskeyFormInput, unknown, AddPasskeyFormValues>({ resolver: zodResolver(addPasskeyForm), defaultValues: { name: '', password: '' } });
   return (
     <SecurityForm
       submit={t.create}
       pending={add.isPending}
       onCancel={onDone}
       cancel={t.cancel}
-      onSubmit={handleSubmit(({ name }) =>
-        add.mutate(name, {
+      onSubmit={handleSubmit(({ name, password }) =>
+        add.mutate({ name, password }, {
           onSuccess: (answer) => {
             toast.success(answer.message ?? passkeyMessages.added);
             // A passkey is a second factor: the password step now asks for it.
@@ -48,13 +57,17 @@ function AddForm({ onDone }: { onDone: () => void }) {
             onDone();
           },
           onError: (error) => {
-            if (error instanceof ApiError && error.fromServer && error.fields?.name) setError('name', { message: error.fields.name }, { shouldFocus: true });
+            const refusal = passwordRefusal(error);
+            if (refusal) setError('password', { message: refusal }, { shouldFocus: true });
+            else if (error instanceof ApiError && error.fromServer && error.fields?.name) setError('name', { message: error.fields.name }, { shouldFocus: true });
             else toast.error(failureMessage(error, passkeyMessages.registrationFailed));
           },
         }),
       )}
     >
+      <p className="text-sm text-slate-600">{t.addHint}</p>
       <FloatingField label={t.name} autoComplete="off" maxLength={60} autoFocus {...register('name')} error={formState.errors.name?.message} />
+      <ReauthenticationField {...register('password')} error={formState.errors.password?.message} />
     </SecurityForm>
   );
 }
@@ -92,41 +105,72 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyView; onDone: () => v
   );
 }
 
-/** Removing asks for the password or a current code, like turning two-factor sign-in off. */
+/**
+ * Removing asks for a current second factor, as turning the app off does: with the app on, a
+ * code from it or a recovery code; and always one of the person's passkeys (the browser's
+ * prompt), the only way when passkeys are all they have. Never the password alone.
+ */
 function RemoveForm({ passkey, onCancel }: { passkey: PasskeyView; onCancel: () => void }) {
   const remove = useRemovePasskey();
+  const appOn = useTwoFactorStatus().data?.enabled === true;
   const { register, handleSubmit, setError, formState } = useForm<PasskeyRemoveFormInput, unknown, PasskeyRemoveFormValues>({
     resolver: zodResolver(passkeyRemoveForm),
-    defaultValues: { password: '', code: '' },
+    defaultValues: { code: '' },
   });
+  const removeWith = (confirm: { code: string } | 'passkey') =>
+    remove.mutate(
+      { passkeyId: passkey._id, confirm },
+      {
+        onSuccess: (answer) => toast.success(answer.message ?? passkeyMessages.removed),
+        onError: (error) => {
+          if (confirm !== 'passkey' && error instanceof ApiError && error.fromServer && error.status === 400) setError('code', { message: error.message }, { shouldFocus: true });
+          else toast.error(failureMessage(error, t.failed));
+        },
+      },
+    );
+  const title = (
+    <div>
+      <p className="text-sm font-semibold text-slate-900">{t.removeTitle}</p>
+      <p className="mt-1 text-sm text-slate-600">{appOn ? t.removeHint : t.removeHintPasskeysOnly}</p>
+    </div>
+  );
+  const formClass = 'mt-3 flex flex-col gap-4 rounded-xl border border-slate-200 bg-slate-50 p-4';
+  if (!appOn) {
+    // Passkeys only: the submit button is the passkey prompt.
+    return (
+      <SecurityForm
+        aria-label={`${t.removeTitle} ${passkey.name}`}
+        className={formClass}
+        submit={t.confirmRemove}
+        danger
+        pending={remove.isPending}
+        onCancel={onCancel}
+        cancel={t.cancel}
+        onSubmit={(event) => {
+          event.preventDefault();
+          removeWith('passkey');
+        }}
+      >
+        {title}
+      </SecurityForm>
+    );
+  }
   return (
     <SecurityForm
       aria-label={`${t.removeTitle} ${passkey.name}`}
-      className="mt-3 flex flex-col gap-4 rounded-xl border border-slate-200 bg-slate-50 p-4"
+      className={formClass}
       submit={t.confirmRemove}
       danger
       pending={remove.isPending}
       onCancel={onCancel}
       cancel={t.cancel}
-      onSubmit={handleSubmit(({ password, code }) =>
-        remove.mutate(
-          { passkeyId: passkey._id, confirm: password ? { password } : { code } },
-          {
-            onSuccess: (answer) => toast.success(answer.message ?? passkeyMessages.removed),
-            onError: (error) => {
-              if (error instanceof ApiError && error.fromServer && error.status === 400) setError(password ? 'password' : 'code', { message: error.message }, { shouldFocus: true });
-              else toast.error(errorMessage(error, t.failed));
-            },
-          },
-        ),
-      )}
+      onSubmit={handleSubmit(({ code }) => removeWith({ code }))}
     >
-      <div>
-        <p className="text-sm font-semibold text-slate-900">{t.removeTitle}</p>
-        <p className="mt-1 text-sm text-slate-600">{t.removeHint}</p>
-      </div>
-      <PasswordField label={t.password} autoComplete="current-password" {...register('password')} error={formState.errors.password?.message} />
+      {title}
       <CurrentCodeField label={t.code} maxLength={40} {...register('code')} error={formState.errors.code?.message} />
+      <Button variant="secondary" className="self-start" disabled={remove.isPending} onClick={() => removeWith('passkey')}>
+        {t.usePasskey}
+      </Button>
     </SecurityForm>
   );
 }

@@ -1,8 +1,9 @@
+import { passkeyText } from '@kestrel/shared';
 import type { FormEventHandler, ReactNode } from 'react';
 import { Button } from '../../../components/Button.tsx';
-import { FloatingField, type FloatingFieldProps } from '../../../components/FloatingField.tsx';
+import { FloatingField, PasswordField, type FloatingFieldProps } from '../../../components/FloatingField.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
-import { errorMessage } from '../../../lib/http.ts';
+import { ApiError, errorMessage } from '../../../lib/http.ts';
 
 /** The white card a form of the Security tab stands in. */
 export const securityCard = 'flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5 shadow-xs';
@@ -40,6 +41,21 @@ export function SecurityForm({ onSubmit, submit, danger = false, pending, onCanc
 /** The confirmation by a current second factor: a code from the authenticator app or a recovery code, typed as it is. */
 export function CurrentCodeField(props: FloatingFieldProps) {
   return <FloatingField autoComplete="one-time-code" autoCapitalize="off" spellCheck={false} {...props} />;
+}
+
+/**
+ * The account's password, asked before a second factor is added (an app or a passkey): the
+ * re-authentication that keeps a stolen session from adding the thief's. Its messages are the
+ * sign-in's for a missing password, and the server's for a wrong one (passwordRefusal).
+ */
+export function ReauthenticationField(props: Omit<FloatingFieldProps, 'type' | 'trailing' | 'label' | 'autoComplete'>) {
+  return <PasswordField label={passkeyText.password} autoComplete="current-password" {...props} />;
+}
+
+/** The server's refusal of the re-authentication (a wrong password, too many tries), for under the Password field; undefined for anything else. */
+export function passwordRefusal(error: unknown): string | undefined {
+  if (error instanceof ApiError && error.fromServer && (error.code === 'password_invalid' || error.code === 'login_rate_limited')) return error.message;
+  return undefined;
 }
 
 /** A Security-tab section whose query has no answer: a spinner named `label` while it loads, else the server's message (or `fallback`). */

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { passkeyText, twoFactorMessages, twoFactorSectionText } from '@kestrel/shared';
+import { messages, passkeyMessages, passkeyText, twoFactorMessages, twoFactorSectionText } from '@kestrel/shared';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderPage, signIn, stubApi, success, writes } from '../../../test/render.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
@@ -14,13 +14,18 @@ const refusal = (error: string, code: string) => ({ status: 400, body: { status:
 describe('My Account → Security: two-factor authentication', () => {
   beforeEach(signIn);
 
-  it('turns on: QR code and the key as text, the code checked under its field, a wrong code under it, then the ten recovery codes once', async () => {
+  it('turns on: the password first (missing, then wrong, under its field), QR code and the key as text, the code checked under its field, a wrong code under it, then the ten recovery codes once', async () => {
     let enabled = false;
     let tries = 0;
+    let setups = 0;
     const calls = stubApi({
       'GET /v1/auth/passkeys': success([]),
       'GET /v1/auth/two-factor': () => success({ enabled, recoveryCodesLeft: enabled ? 10 : 0 }),
-      'POST /v1/auth/two-factor/setup': success(setup),
+      'POST /v1/auth/two-factor/setup': () => {
+        setups += 1;
+        if (setups === 1) return { status: 400, body: { status: 'error', error: passkeyMessages.passwordWrong, code: 'password_invalid', fields: { password: passkeyMessages.passwordWrong } } };
+        return success(setup);
+      },
       'POST /v1/auth/two-factor/enable': () => {
         tries += 1;
         if (tries === 1) return refusal(twoFactorMessages.codeInvalid, 'second_factor_invalid');
@@ -32,6 +37,19 @@ describe('My Account → Security: two-factor authentication', () => {
     expect(await screen.findByText('Off')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Turn on' }));
 
+    // Re-authentication: the sign-in's message for a missing password, the server's for a wrong one.
+    const password = screen.getByLabelText(twoFactorSectionText.password);
+    expect(document.activeElement).toBe(password);
+    await user.click(screen.getByRole('button', { name: twoFactorSectionText.continue }));
+    expect(await screen.findByText(messages.login.passwordRequired)).toBeTruthy();
+    expect(writes(calls)).toEqual([]);
+    await user.type(password, 'not-it');
+    await user.click(screen.getByRole('button', { name: twoFactorSectionText.continue }));
+    expect(await screen.findByText(passkeyMessages.passwordWrong)).toBeTruthy();
+    await user.clear(password);
+    await user.type(password, 'right-one');
+    await user.click(screen.getByRole('button', { name: twoFactorSectionText.continue }));
+
     expect(await screen.findByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeTruthy();
     expect(screen.getByTestId('two-factor-secret').textContent).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
 
@@ -41,7 +59,10 @@ describe('My Account → Security: two-factor authentication', () => {
     await user.type(code, '12a');
     await user.click(screen.getByRole('button', { name: 'Confirm and turn on' }));
     expect(await screen.findByText(twoFactorMessages.codeFormat)).toBeTruthy();
-    expect(writes(calls)).toEqual([['POST', '/v1/auth/two-factor/setup', undefined]]);
+    expect(writes(calls)).toEqual([
+      ['POST', '/v1/auth/two-factor/setup', { password: 'not-it' }],
+      ['POST', '/v1/auth/two-factor/setup', { password: 'right-one' }],
+    ]);
 
     await user.clear(code);
     await user.type(code, '123 456');
@@ -56,9 +77,9 @@ describe('My Account → Security: two-factor authentication', () => {
     const download = screen.getByRole('link', { name: 'Download codes' });
     expect(download.getAttribute('download')).toBe('kestrel-recovery-codes.txt');
     expect(decodeURIComponent(download.getAttribute('href') ?? '')).toContain(recoveryCodes.join('\n'));
-    expect(writes(calls).slice(1)).toEqual([
-      ['POST', '/v1/auth/two-factor/enable', { code: '123456' }],
-      ['POST', '/v1/auth/two-factor/enable', { code: '654321' }],
+    expect(writes(calls).slice(2)).toEqual([
+      ['POST', '/v1/auth/two-factor/enable', { code: '123456', password: 'right-one' }],
+      ['POST', '/v1/auth/two-factor/enable', { code: '654321', password: 'right-one' }],
     ]);
 
     // Shown once: after "saved", the section shows it on and the count, never the codes again.

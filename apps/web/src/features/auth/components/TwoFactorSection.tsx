@@ -1,5 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { passkeyText, twoFactorDisableForm, twoFactorEnableForm, twoFactorMessages, twoFactorSectionText as t, type TwoFactorDisableForm, type TwoFactorEnableForm, type TwoFactorSetup } from '@kestrel/shared';
+import {
+  passkeyText,
+  reauthenticationForm,
+  twoFactorDisableForm,
+  twoFactorEnableForm,
+  twoFactorMessages,
+  twoFactorSectionText as t,
+  type ReauthenticationForm,
+  type TwoFactorDisableForm,
+  type TwoFactorEnableForm,
+  type TwoFactorSetup,
+} from '@kestrel/shared';
 import { useEffect, useState } from 'react';
 import { useForm, type UseFormSetError } from 'react-hook-form';
 import toast from 'react-hot-toast';
@@ -7,7 +18,7 @@ import { Button, buttonClasses } from '../../../components/Button.tsx';
 import { FloatingField } from '../../../components/FloatingField.tsx';
 import { ApiError, errorMessage } from '../../../lib/http.ts';
 import { qrSvgAddress } from '../../../lib/qr-code.ts';
-import { CurrentCodeField, SectionWait, SecurityForm } from './SecurityForm.tsx';
+import { CurrentCodeField, passwordRefusal, ReauthenticationField, SectionWait, SecurityForm } from './SecurityForm.tsx';
 import { useDisableTwoFactor, useEnableTwoFactor, usePasskeys, useRenewRecoveryCodes, useStartTwoFactorSetup, useTwoFactorStatus } from '../api.ts';
 
 /** A refusal the server explained (wrong or reused code, too many tries) goes under the field; anything else is a toast. */
@@ -37,8 +48,39 @@ function QrImage({ uri }: { uri: string }) {
   );
 }
 
-/** Scan (or type) the secret, then confirm with a code from the app. */
-function EnrolForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCancel: () => void; onEnabled: (codes: string[]) => void }) {
+/**
+ * Turning on starts with the account's password (re-authentication: a stolen session must not
+ * add the thief's app); the setup is made only then, and the password goes with the code.
+ */
+function PasswordStep({ label, onCancel, onStarted }: { label: string; onCancel: () => void; onStarted: (setup: TwoFactorSetup, password: string) => void }) {
+  const start = useStartTwoFactorSetup();
+  const { register, handleSubmit, setError, formState } = useForm<ReauthenticationForm>({ resolver: zodResolver(reauthenticationForm), defaultValues: { password: '' } });
+  return (
+    <SecurityForm
+      aria-label={label}
+      submit={t.continue}
+      pending={start.isPending}
+      onCancel={onCancel}
+      cancel={t.cancel}
+      onSubmit={handleSubmit(({ password }) =>
+        start.mutate(password, {
+          onSuccess: (setup) => onStarted(setup, password),
+          onError: (error) => {
+            const refusal = passwordRefusal(error);
+            if (refusal) setError('password', { message: refusal }, { shouldFocus: true });
+            else toast.error(errorMessage(error, t.failed));
+          },
+        }),
+      )}
+    >
+      <p className="text-sm text-slate-600">{t.passwordHint}</p>
+      <ReauthenticationField autoFocus {...register('password')} error={formState.errors.password?.message} />
+    </SecurityForm>
+  );
+}
+
+/** Scan (or type) the secret, then confirm with a code from the app (the password of the first step goes with it). */
+function EnrolForm({ setup, password, onCancel, onEnabled }: { setup: TwoFactorSetup; password: string; onCancel: () => void; onEnabled: (codes: string[]) => void }) {
   const enable = useEnableTwoFactor();
   const { register, handleSubmit, setError, formState } = useForm<TwoFactorEnableForm>({ resolver: zodResolver(twoFactorEnableForm), defaultValues: { code: '' } });
   return (
@@ -58,13 +100,23 @@ function EnrolForm({ setup, onCancel, onEnabled }: { setup: TwoFactorSetup; onCa
             onCancel={onCancel}
             cancel={t.cancel}
             onSubmit={handleSubmit(({ code }) =>
-              enable.mutate(code.replace(/\s/g, ''), {
-                onSuccess: (answer) => {
-                  toast.success(answer.message ?? twoFactorMessages.enabled);
-                  onEnabled(answer.data.recoveryCodes);
+              enable.mutate(
+                { code: code.replace(/\s/g, ''), password },
+                {
+                  onSuccess: (answer) => {
+                    toast.success(answer.message ?? twoFactorMessages.enabled);
+                    onEnabled(answer.data.recoveryCodes);
+                  },
+                  onError: (error) => {
+                    // The password no longer right (changed meanwhile): start again from it.
+                    const refusal = passwordRefusal(error);
+                    if (refusal) {
+                      toast.error(refusal);
+                      onCancel();
+                    } else showRefusal(error, setError);
+                  },
                 },
-                onError: (error) => showRefusal(error, setError),
-              }),
+              ),
             )}
           >
             <FloatingField label={t.code} autoComplete="one-time-code" inputMode="numeric" maxLength={7} {...register('code')} error={formState.errors.code?.message} />
@@ -174,11 +226,11 @@ function DisableForm({ onCancel }: { onCancel: () => void }) {
 export function TwoFactorSection() {
   const status = useTwoFactorStatus();
   const passkeys = usePasskeys();
-  const start = useStartTwoFactorSetup();
   const on = status.data?.enabled === true;
   // A passkey is a second factor too: two-factor sign-in is on without an app (README, Passkeys).
   const byPasskey = !on && (passkeys.data?.length ?? 0) > 0;
-  const [setup, setSetup] = useState<TwoFactorSetup>();
+  const [asking, setAsking] = useState(false);
+  const [setup, setSetup] = useState<{ setup: TwoFactorSetup; password: string }>();
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
   const [open, setOpen] = useState<'off' | 'renew' | null>(null);
 
@@ -218,7 +270,8 @@ export function TwoFactorSection() {
   } else if (setup) {
     body = (
       <EnrolForm
-        setup={setup}
+        setup={setup.setup}
+        password={setup.password}
         onCancel={() => setSetup(undefined)}
         onEnabled={(codes) => {
           setSetup(undefined);
@@ -226,13 +279,20 @@ export function TwoFactorSection() {
         }}
       />
     );
+  } else if (asking) {
+    body = (
+      <PasswordStep
+        label={byPasskey ? passkeyText.addApp : t.turnOn}
+        onCancel={() => setAsking(false)}
+        onStarted={(started, password) => {
+          setAsking(false);
+          setSetup({ setup: started, password });
+        }}
+      />
+    );
   } else {
     body = (
-      <Button
-        className="self-start"
-        loading={start.isPending}
-        onClick={() => start.mutate(undefined, { onSuccess: setSetup, onError: (error) => toast.error(errorMessage(error, t.failed)) })}
-      >
+      <Button className="self-start" onClick={() => setAsking(true)}>
         {byPasskey ? passkeyText.addApp : t.turnOn}
       </Button>
     );

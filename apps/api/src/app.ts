@@ -275,7 +275,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         if (encoding) reply.header('content-encoding', encoding);
         return reply.header('cache-control', 'no-store').header('vary', 'Accept-Encoding').type('text/html; charset=utf-8').send(body);
       }
-      return reply.header('cache-control', 'no-cache').sendFile(webPageFor(pathname));
+      // Vary: Cookie, as the dashboard's skeleton goes only to a browser holding a session (web-pages.ts).
+      return reply.header('cache-control', 'no-cache').header('vary', 'Cookie').sendFile(webPageFor(pathname, request.headers.cookie));
     }
     return reply
       .status(404)

@@ -13,8 +13,18 @@ export interface HtmlPage {
   path: string;
   /** Paths the pattern would match that are not this page (they get index.html). */
   except?: string[];
-  /** Render the page's HTML at build time (a signed-out page that needs no data). */
-  prerender?: boolean;
+  /**
+   * Render the page's HTML at build time: 'page', a signed-out page that needs no data (the
+   * portal app hydrates it); 'skeleton', a signed-in page as it looks before its data has come,
+   * nothing of the user's in it (the portal app renders afresh over it).
+   */
+  prerender?: 'page' | 'skeleton';
+  /**
+   * Cookies a request must carry (non-empty) to get this file; without them the path gets
+   * index.html. The signed-in skeleton goes only to a browser holding a session, so a visitor
+   * sent on to /login never sees a portal frame first.
+   */
+  onlyWithCookies?: string[];
   /**
    * Paths under src/ of the modules the page loads dynamically (its app, its page): their
    * chunks and everything those import are preloaded, so they download beside the entry
@@ -45,6 +55,8 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
  * - prerendered pages (login, signup) carry their page's markup, rendered by
  *   src/app/prerender.tsx through Vite's SSR loader, so the form paints with the HTML and
  *   the CSS, before any script runs; the portal app hydrates it (portal-app.tsx);
+ * - the dashboard carries its skeleton (the shell, the title, the counters loading), so its
+ *   heading paints with the HTML; the portal app renders over it;
  * - every listed page preloads the chunks it will need (the pay pages: the checkout app and
  *   the page), so nothing waits for the entry to choose an app;
  * - every listed page carries the stylesheet inline, so its first paint needs no second request.
@@ -132,14 +144,18 @@ export function htmlPages(pages: HtmlPage[], configFile: string): Plugin {
         : undefined;
       try {
         const prerender = server
-          ? ((await server.ssrLoadModule('/src/app/prerender.tsx')) as typeof PrerenderModule).prerenderPage
+          ? ((await server.ssrLoadModule('/src/app/prerender.tsx')) as typeof PrerenderModule)
           : undefined;
         for (const page of pages) {
           // The stylesheet inline: the page paints with its HTML, one round trip sooner (the CSP
-          // allows inline styles); later pages of the session need no other copy.
+          // allows inline styles); later pages of the session need no other copy. Its <link> stays,
+          // disabled (a browser neither fetches nor applies it): Vite's loader of lazy chunks lists
+          // the entry's stylesheet among their dependencies and looks for a <link> to it, and
+          // without one it downloaded the stylesheet again and held the first lazy route (the
+          // portal gate, the login form) until it came.
           let html = template.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)">/, (_link, file: string) => {
             const css = readFileSync(path.join(outDir, file), 'utf8');
-            return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
+            return `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>\n    <link rel="stylesheet" href="/${file}" disabled>`;
           });
           const preloads = preloadsOf(page.preload ?? []);
           if (page.scriptsAfterPaint) {
@@ -149,18 +165,20 @@ export function htmlPages(pages: HtmlPage[], configFile: string): Plugin {
             if (links.length) html = html.replace(/\n\s*<\/head>/, `\n    ${links.join('\n    ')}\n  </head>`);
           }
           if (page.prerender && prerender) {
-            const rendered = await prerender(page.path);
+            const rendered = await (page.prerender === 'page' ? prerender.prerenderPage : prerender.prerenderSkeleton)(page.path);
             if (rendered.title) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(rendered.title)}</title>`);
-            // The markup replaces the spinner; the portal app hydrates it instead of rendering afresh.
+            // The markup replaces the spinner; the portal app hydrates a page (data-prerendered)
+            // and renders over a skeleton (data-skeleton).
             const root = /<div id="root">[\s\S]*?<\/div>\s*(?=<\/body>)/;
             if (!root.test(html)) throw new Error('index.html has no <div id="root"> right before </body>');
-            html = html.replace(/\s*<!--[^>]*-->(?=\s*<div id="root">)/, '').replace(root, `<div id="root" data-prerendered="${escapeHtml(page.path)}">${rendered.html}</div>\n  `);
+            const marker = page.prerender === 'page' ? 'data-prerendered' : 'data-skeleton';
+            html = html.replace(/\s*<!--[^>]*-->(?=\s*<div id="root">)/, '').replace(root, `<div id="root" ${marker}="${escapeHtml(page.path)}">${rendered.html}</div>\n  `);
           }
           writeFileSync(path.join(outDir, page.file), html);
           writeFileSync(path.join(outDir, `${page.file}.br`), brotliCompressSync(html));
           writeFileSync(path.join(outDir, `${page.file}.gz`), gzipSync(html, { level: 9 }));
         }
-        const manifest = pages.map(({ file, path: pagePath, except = [] }) => ({ file, path: pagePath, except }));
+        const manifest = pages.map(({ file, path: pagePath, except = [], onlyWithCookies }) => ({ file, path: pagePath, except, ...(onlyWithCookies ? { onlyWithCookies } : {}) }));
         writeFileSync(path.join(outDir, 'pages.json'), `${JSON.stringify(manifest, null, 2)}\n`);
       } finally {
         await server?.close();

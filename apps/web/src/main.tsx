@@ -16,5 +16,8 @@ if (checkout) {
   const page = checkout.page.load();
   void import('./app/checkout-app.tsx').then((app) => app.startCheckout(container, page, checkout.params));
 } else {
+  // A signed-in visit's first reads go out before the portal's chunks have all come: this small
+  // chunk of its own (dashboard.html preloads it; the pay pages' entry stays as small as it was).
+  void import('./app/portal-early-reads.ts').then((reads) => reads.startPortalEarlyReads(window.location.pathname));
   void import('./app/portal-app.tsx').then((app) => app.startPortal(container));
 }

@@ -5,17 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { testConfig, testDatabase } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
 
-/** A built web app in miniature: index.html, two pages of their own and the build's pages.json. */
+/** A built web app in miniature: index.html, three pages of their own and the build's pages.json. */
 function webDist(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'kestrel-web-'));
   writeFileSync(path.join(dir, 'index.html'), '<p>the app</p>');
   writeFileSync(path.join(dir, 'login.html'), '<p>login, prerendered</p>');
   writeFileSync(path.join(dir, 'payment-request.html'), '<p>a link pay page</p>');
+  writeFileSync(path.join(dir, 'dashboard.html'), '<p>the dashboard skeleton</p>');
   writeFileSync(
     path.join(dir, 'pages.json'),
     JSON.stringify([
       { file: 'login.html', path: '/login', except: [] },
       { file: 'payment-request.html', path: '/payment-request/:pRequestURLId', except: ['/payment-request/new'] },
+      { file: 'dashboard.html', path: '/dashboard', except: [], onlyWithCookies: ['userId', 'accessToken'] },
       // Listed but not built: its paths get index.html.
       { file: 'web-pay.html', path: '/web-pay/:urlId', except: [] },
     ]),
@@ -50,6 +52,26 @@ describe('the web app’s pages', () => {
       const api = await app.inject({ method: 'GET', url: '/v1/login' });
       expect(api.statusCode).toBe(404);
       expect(api.json()).toMatchObject({ status: 'error', code: 'route_not_found' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sends the dashboard’s signed-in skeleton only to a request carrying the session cookies', async () => {
+    const handle = await testDatabase();
+    const app = await buildApp({ config: testConfig(), db: handle.db, logger: false, webDist: webDist() });
+    try {
+      const page = async (cookie?: string) => {
+        const response = await app.inject({ method: 'GET', url: '/dashboard', headers: cookie === undefined ? {} : { cookie } });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers.vary).toMatch(/Cookie/i);
+        return response.body;
+      };
+      expect(await page('userId=u-1; accessToken=t-1; accountNumber=123')).toBe('<p>the dashboard skeleton</p>');
+      // A visitor, a half session, an emptied cookie: the app, which sends them to /login.
+      expect(await page()).toBe('<p>the app</p>');
+      expect(await page('userId=u-1')).toBe('<p>the app</p>');
+      expect(await page('userId=u-1; accessToken=')).toBe('<p>the app</p>');
     } finally {
       await app.close();
     }

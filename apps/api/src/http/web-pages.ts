@@ -5,16 +5,30 @@ import path from 'node:path';
  * The HTML files the web build writes beside index.html (apps/web/build/prerender.ts), from
  * its `pages.json`: the prerendered login and signup pages, and the dashboard and the pay
  * pages with their chunks preloaded. Paths compare case-insensitively, as the web app's router does, and a
- * trailing slash is ignored.
+ * trailing slash is ignored. A page listed with `onlyWithCookies` (the dashboard's signed-in
+ * skeleton) goes only to a request carrying those cookies; the others get index.html. The cookies
+ * are the web app's own session state: they pick which first paint to send, they authenticate
+ * nothing (the API reads the Authorization header only).
  */
 interface WebPage {
   file: string;
   path: string;
   except: string[];
+  onlyWithCookies?: string[];
 }
 
-/** A lookup from a request path to the HTML file it gets: a listed page's, else index.html. */
-export type WebPageFor = (pathname: string) => string;
+/** A lookup from a request path (and its Cookie header) to the HTML file it gets: a listed page's, else index.html. */
+export type WebPageFor = (pathname: string, cookieHeader?: string) => string;
+
+/** The names of the non-empty cookies in a Cookie header. */
+function cookieNames(header: string | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const pair of (header ?? '').split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator > 0 && pair.slice(separator + 1).trim() !== '') names.add(pair.slice(0, separator).trim());
+  }
+  return names;
+}
 
 function matches(pattern: string, pathname: string): boolean {
   const want = pattern.split('/');
@@ -31,11 +45,15 @@ export function webPages(webDist: string): WebPageFor {
   const manifest = path.join(webDist, 'pages.json');
   const pages: WebPage[] = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as WebPage[]) : [];
   const present = pages.filter((page) => existsSync(path.join(webDist, page.file)));
-  return (pathname) => {
+  return (pathname, cookieHeader) => {
     const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
     const page = present.find(
       (candidate) => matches(candidate.path, trimmed) && !candidate.except.some((other) => other.toLowerCase() === trimmed.toLowerCase()),
     );
+    if (page?.onlyWithCookies) {
+      const held = cookieNames(cookieHeader);
+      if (!page.onlyWithCookies.every((name) => held.has(name))) return 'index.html';
+    }
     return page?.file ?? 'index.html';
   };
 }

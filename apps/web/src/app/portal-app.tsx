@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { userQuery } from '../features/auth/api.ts';
+import { isDashboardPath } from '../features/dashboard/dashboard-path.ts';
 import { getSession, isSignedIn } from '../lib/session.ts';
 import { FlashToast } from './flash-toast.tsx';
 import { AppProviders } from './providers.tsx';
@@ -11,11 +12,19 @@ import { routerReady } from './router-ready.ts';
 
 /** The portal, the sign-in pages and the operator console: every route of routes.tsx. */
 export async function startPortal(container: HTMLElement): Promise<void> {
-  // A signed-in user's profile opens every portal page (the portal gate waits for it): ask for
-  // it now, while the router downloads the page's chunks, not after them.
+  // A signed-in user's profile opens every portal page (the portal gate waits for it), and the
+  // dashboard shows the active account's counters first: both are asked for now, while the router
+  // downloads the page's chunks, not after them. The entry started both reads already
+  // (portal-early-reads.ts); these take their answers.
   const session = getSession();
   const signedIn = isSignedIn(session);
-  if (signedIn) void queryClient.prefetchQuery(userQuery(session.userId));
+  if (signedIn) {
+    void queryClient.prefetchQuery(userQuery(session.userId));
+    if (session.accountNumber && isDashboardPath(window.location.pathname)) {
+      const { accountNumber } = session;
+      void import('../features/accounts/api.ts').then(({ accountCountersQuery }) => queryClient.prefetchQuery(accountCountersQuery(accountNumber)));
+    }
+  }
   const app = (
     <StrictMode>
       <AppProviders>
@@ -31,6 +40,16 @@ export async function startPortal(container: HTMLElement): Promise<void> {
     await routerReady(router);
     startTransition(() => {
       hydrateRoot(container, app);
+    });
+    return;
+  }
+  // The dashboard's skeleton (dashboard.html) is on screen: React's first render draws the same
+  // (the portal gate's loading state), so it waits for the page's chunks, as a hydration does,
+  // rather than blanking the screen for the router's first moments; in a transition, in slices.
+  if (container.dataset.skeleton) {
+    await routerReady(router);
+    startTransition(() => {
+      createRoot(container).render(app);
     });
     return;
   }

@@ -191,8 +191,8 @@ export async function request<T>(path: string, schema: ResponseSchema<T>, option
 
   let response: Response;
   try {
-    // A public read the entry already started (lib/early-fetch.ts) is taken, not asked again.
-    const early = options.answer ?? (method === 'GET' && !token ? takeEarlyFetch(path) : undefined);
+    // A read the entry already started with this token, or none (lib/early-fetch.ts), is taken, not asked again.
+    const early = options.answer ?? (method === 'GET' ? takeEarlyFetch(path, token) : undefined);
     response = await (early ?? fetch(path, { method, headers, body: payload, signal, credentials: 'same-origin' }));
   } catch (cause) {
     if (signal?.aborted) throw cause;

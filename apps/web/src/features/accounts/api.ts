@@ -1,5 +1,5 @@
 import type { Account, CreateAccountInput, CreatedAccount } from '@kestrel/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../../lib/download.ts';
 import { http, segment } from '../../lib/http.ts';
 import { useSession } from '../../lib/session.ts';
@@ -68,14 +68,18 @@ export function useActiveAccount() {
   return useAccount(accountNumber);
 }
 
-/** The dashboard's four counters for an account. */
-export function useAccountCounters(accountNumber: string | undefined) {
-  return useQuery({
+/** GET /v1/account/{accountNumber}/summary: the query of the dashboard's four counters for an account. */
+export const accountCountersQuery = (accountNumber: string | undefined) =>
+  queryOptions({
     queryKey: accountKeys.summary(accountNumber ?? ''),
     queryFn: async ({ signal }) =>
       (await http.get(`/v1/account/${segment(accountNumber ?? '')}/summary`, (contracts) => contracts.accountCounters, { signal })).data,
     enabled: Boolean(accountNumber),
   });
+
+/** The dashboard's four counters for an account. */
+export function useAccountCounters(accountNumber: string | undefined) {
+  return useQuery(accountCountersQuery(accountNumber));
 }
 
 /**

@@ -97,3 +97,29 @@ export function AccountSwitcher({ accounts, onNavigate }: { accounts: readonly A
     </section>
   );
 }
+
+/**
+ * The account list's place while the user's profile loads (the dashboard's first paint): the
+ * same heading, one account's row as a grey shape, and the 'Create New Account' link.
+ */
+export function AccountSwitcherPlaceholder() {
+  const titleId = useId();
+  return (
+    <section aria-labelledby={titleId} aria-busy="true" className="px-3">
+      <h2 id={titleId} className="px-2 text-xs font-semibold tracking-wider text-slate-500 uppercase">
+        Accounts
+      </h2>
+      {/* As tall as an account's row: its name, then type and number on two lines (the sidebar is narrow). */}
+      <div aria-hidden="true" className="mt-2 flex items-center gap-2.5 px-2 py-2">
+        <span className="size-9 shrink-0 animate-pulse rounded-full bg-slate-200" />
+        <span className="flex h-13 min-w-0 flex-1 flex-col justify-center gap-2">
+          <span className="block h-3.5 w-28 animate-pulse rounded bg-slate-200" />
+          <span className="block h-3 w-36 animate-pulse rounded bg-slate-200" />
+        </span>
+      </div>
+      <Link to="/new-account" className="mt-2 flex h-9 items-center rounded-lg px-2 text-sm font-semibold text-brand-700 hover:bg-brand-50 hover:text-brand-900">
+        {uiText.portal.createNewAccount}
+      </Link>
+    </section>
+  );
+}

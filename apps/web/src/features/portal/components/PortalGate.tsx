@@ -1,5 +1,6 @@
-import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
-import { Navigate } from 'react-router';
+import { lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import type { UserProfile } from '@kestrel/shared';
 import { Button } from '../../../components/Button.tsx';
 import { CenteredLayout } from '../../../components/CenteredLayout.tsx';
 import { StatusCard } from '../../../components/StatusCard.tsx';
@@ -10,6 +11,8 @@ import { setActiveAccount, useSession } from '../../../lib/session.ts';
 import { accountToActivate } from '../../accounts/active-account.ts';
 import { useCurrentUser } from '../../auth/api.ts';
 import { PortalUserContext } from '../../../lib/portal-user.ts';
+import { DashboardSkeleton } from '../../dashboard/components/DashboardTop.tsx';
+import { isDashboardPath } from '../../dashboard/dashboard-path.ts';
 import { LogoutLink } from './LogoutLink.tsx';
 import { PortalShell } from './PortalShell.tsx';
 
@@ -19,11 +22,28 @@ const VerifyEmailNotice = lazy(async () => ({ default: (await import('./VerifyEm
 const CompleteAccountGate = lazy(async () => ({ default: (await import('./CompleteAccountGate.tsx')).CompleteAccountGate }));
 
 /**
- * Wraps every protected page: a spinner while the user loads, then 'Please Verify Your
- * Email' for an unverified e-mail, the complete-account form for a verified user without
- * an account, the operator console for an operator, and otherwise the shell with the page.
+ * The shell with the route's page, or, before the user's profile has come, with the dashboard's
+ * skeleton: what dashboard.html paints (the build prerenders this with no user, build/prerender.ts),
+ * so React's first render draws the same, and the page's arrival keeps the header and the
+ * navigation as they are. Memoized: the gate re-renders on every navigation (it reads the
+ * location), the shell need not.
+ */
+export const PortalFrame = memo(function PortalFrame({ user }: { user: UserProfile | null }) {
+  return (
+    <PortalUserContext value={user}>
+      <PortalShell>{user ? undefined : <DashboardSkeleton />}</PortalShell>
+    </PortalUserContext>
+  );
+});
+
+/**
+ * Wraps every protected page: a spinner while the user loads (on the dashboard, its skeleton),
+ * then 'Please Verify Your Email' for an unverified e-mail, the complete-account form for a
+ * verified user without an account, the operator console for an operator, and otherwise the
+ * shell with the page.
  */
 export function PortalGate() {
+  const { pathname } = useLocation();
   const session = useSession();
   const user = useCurrentUser();
 
@@ -38,9 +58,10 @@ export function PortalGate() {
   // in between, not in one long task.
   const profile = useDeferredValue(user.data ?? null, null);
   if (!profile) {
-    if (!user.isError) return <FullPageSpinner />;
-    // A rejected token signs the user out (RootLayout); show nothing while that happens.
-    if (user.error instanceof ApiError && user.error.status === 401) return <FullPageSpinner />;
+    // A rejected token signs the user out (RootLayout); show nothing new while that happens.
+    // The dashboard's loading state is its skeleton, the page dashboard.html painted.
+    const waiting = !user.isError || (user.error instanceof ApiError && user.error.status === 401);
+    if (waiting) return isDashboardPath(pathname) ? <PortalFrame user={null} /> : <FullPageSpinner />;
     return (
       <CenteredLayout actions={<LogoutLink />}>
         <StatusCard
@@ -68,9 +89,5 @@ export function PortalGate() {
         {profile.isEmailVerified ? <CompleteAccountGate user={profile} /> : <VerifyEmailNotice user={profile} />}
       </Suspense>
     );
-  return (
-    <PortalUserContext value={profile}>
-      <PortalShell />
-    </PortalUserContext>
-  );
+  return <PortalFrame user={profile} />;
 }

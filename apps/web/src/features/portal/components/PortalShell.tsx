@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { MobileDrawer } from './MobileDrawer.tsx';
 import { PortalHeader } from './PortalHeader.tsx';
@@ -6,8 +6,11 @@ import { SideNavContent } from './SideNav.tsx';
 
 const drawerId = 'portal-navigation-drawer';
 
-/** The signed-in layout: sticky header, sidebar (a drawer on small screens) and the page. */
-export function PortalShell() {
+/**
+ * The signed-in layout: sticky header, sidebar (a drawer on small screens) and the page, or
+ * `children` in its place (the dashboard's skeleton while the user's profile loads).
+ */
+export function PortalShell({ children }: { children?: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
 
@@ -39,7 +42,7 @@ export function PortalShell() {
           <SideNavContent />
         </aside>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8">
-          <Outlet />
+          {children ?? <Outlet />}
         </main>
       </div>
       <MobileDrawer id={drawerId} open={drawerOpen} onClose={closeDrawer} />

@@ -1,7 +1,8 @@
+import { useContext } from 'react';
 import { Link, useLocation } from 'react-router';
-import { AccountSwitcher } from '../../accounts/components/AccountSwitcher.tsx';
+import { AccountSwitcher, AccountSwitcherPlaceholder } from '../../accounts/components/AccountSwitcher.tsx';
 import { isNavItemActive, navItems } from '../nav-items.ts';
-import { usePortalUser } from '../../../lib/portal-user.ts';
+import { PortalUserContext } from '../../../lib/portal-user.ts';
 
 /** The links of the side navigation, with the current page marked. */
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
@@ -31,12 +32,15 @@ export function NavList({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-/** What the sidebar and the mobile drawer hold: the account switcher, then the navigation. */
+/**
+ * What the sidebar and the mobile drawer hold: the account switcher, then the navigation. Before
+ * the user's profile has come (the dashboard's skeleton) the accounts are a placeholder.
+ */
 export function SideNavContent({ onNavigate }: { onNavigate?: () => void }) {
-  const user = usePortalUser();
+  const user = useContext(PortalUserContext);
   return (
     <div className="flex flex-col gap-6 py-5">
-      <AccountSwitcher accounts={user.accounts} onNavigate={onNavigate} />
+      {user ? <AccountSwitcher accounts={user.accounts} onNavigate={onNavigate} /> : <AccountSwitcherPlaceholder />}
       <nav aria-label="Main">
         <NavList onNavigate={onNavigate} />
       </nav>

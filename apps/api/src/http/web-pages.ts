@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseCookie } from 'cookie';
 
 /**
  * The HTML files the web build writes beside index.html (apps/web/build/prerender.ts), from
@@ -22,12 +23,7 @@ export type WebPageFor = (pathname: string, cookieHeader?: string) => string;
 
 /** The names of the non-empty cookies in a Cookie header. */
 function cookieNames(header: string | undefined): Set<string> {
-  const names = new Set<string>();
-  for (const pair of (header ?? '').split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(separator + 1).trim() !== '') names.add(pair.slice(0, separator).trim());
-  }
-  return names;
+  return new Set(Object.entries(parseCookie(header ?? '')).filter(([, value]) => value !== undefined && value !== '').map(([name]) => name));
 }
 
 function matches(pattern: string, pathname: string): boolean {

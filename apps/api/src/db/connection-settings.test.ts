@@ -170,7 +170,11 @@ describe.skipIf(!haveServer)(tlsTitle, () => {
 
   it('verify-full refuses the self-signed certificate with a clear error, which is not "unavailable" (start-up ends at once)', async () => {
     const refused = await refusal(url('postgres', 'sslmode=verify-full'));
-    expect(refused.message).toBe('self-signed certificate');
+    expect(refused.message).toBe(
+      "PostgreSQL's TLS certificate was refused: self-signed certificate. sslmode=verify-full checks its chain and host name, verify-ca its chain: " +
+        'give the certificate of its CA as sslrootcert=<file>, or use sslmode=require to encrypt without checking it.',
+    );
+    expect(refused).toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
     expect(isDatabaseUnavailable(refused)).toBe(false);
   });
 
@@ -184,7 +188,7 @@ describe.skipIf(!haveServer)(tlsTitle, () => {
     expect((await session(url('postgres', `sslmode=require&${rootcert}`))).ssl).toBe(true);
     // The certificate names "localhost", not 127.0.0.1.
     const mismatch = await refusal(url('postgres', `sslmode=verify-full&${rootcert}`));
-    expect(mismatch.message).toContain("Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list");
+    expect(mismatch.message).toContain("PostgreSQL's TLS certificate was refused: Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list");
     expect((await session(url('postgres', `sslmode=verify-full&${rootcert}`, 'localhost'))).ssl).toBe(true);
   });
 

@@ -72,6 +72,37 @@ export function hostConnection(url: string, defaults: ConnectionDefaults = {}, s
   return parsed;
 }
 
+/** Node's codes for a server certificate that failed verification (chain, dates or host name). */
+const CERTIFICATE_REFUSED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * A refused server certificate, said with what to do about it (Node's own message, e.g.
+ * "self-signed certificate", does not name the setting). Any other error is answered as it is.
+ * The code is kept and the cause is Node's error; neither counts as "unavailable", so start-up
+ * ends at once instead of waiting for a database that will never be accepted.
+ */
+export function explainCertificateRefusal(error: unknown): unknown {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (!(error instanceof Error) || typeof code !== 'string' || !CERTIFICATE_REFUSED.has(code)) return error;
+  return Object.assign(
+    new Error(
+      `PostgreSQL's TLS certificate was refused: ${error.message}. sslmode=verify-full checks its chain and host name, verify-ca its chain: ` +
+        'give the certificate of its CA as sslrootcert=<file>, or use sslmode=require to encrypt without checking it.',
+      { cause: error },
+    ),
+    { code },
+  );
+}
+
 /** The mode's second try, when it has one and `error` is the refusal that calls for it. */
 export function wantsSecondTry(sslmode: SslMode | undefined, error: unknown): boolean {
   if (!(error instanceof Error)) return false;

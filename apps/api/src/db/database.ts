@@ -8,7 +8,7 @@ import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import { MultiHostPool, parseMultiHostUrl } from './multi-host.ts';
-import { hostConnection, type ConnectionDefaults } from './connection-settings.ts';
+import { explainCertificateRefusal, hostConnection, type ConnectionDefaults } from './connection-settings.ts';
 
 // bigint (int8) columns hold cents; every amount we allow is far inside 2^53, so they
 // are read as JS numbers. COUNT(*) is int8 too.
@@ -113,7 +113,9 @@ interface ConnectionSource {
 function kyselyPool(pool: ConnectionSource, options: { discardBroken: boolean; namedStatements: boolean }): PostgresPool {
   return {
     async connect() {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw explainCertificateRefusal(error);
+      });
       let broken: Error | undefined;
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       return {

@@ -5,7 +5,7 @@
 # and how the same runs on separate machines.
 #
 #   scripts/ha/formation.sh start    # install the packages if missing, create or restart, print the URI
-#   scripts/ha/formation.sh uri      # the multi-host DATABASE_URL for Kestrel
+#   scripts/ha/formation.sh uri      # the multi-host DATABASE_URL for Kestrel, as pg_autoctl prints it
 #   scripts/ha/formation.sh state    # pg_autoctl show state
 #   scripts/ha/formation.sh tune     # the shorter failover timeouts (README "How fast a lost primary is replaced")
 #   scripts/ha/formation.sh diagnose # the monitor's view, its last events, the end of each keeper's log
@@ -140,13 +140,12 @@ start() {
   as_postgres pg_autoctl show state --pgdata "$MONITOR_DIR"
   echo
   echo "DATABASE_URL=$(uri)"
+  echo "(the URI names no user: give Kestrel its role as PGUSER, e.g. PGUSER=postgres here)"
 }
 
+# Exactly what pg_autoctl prints. It names no user: Kestrel takes the role from PGUSER, as libpq does.
 uri() {
-  # What pg_autoctl prints, with the user Kestrel connects as (the URI has none).
-  local printed
-  printed=$(as_postgres pg_autoctl show uri --pgdata "$MONITOR_DIR" --formation default)
-  echo "${printed/postgres:\/\//postgres://postgres@}"
+  as_postgres pg_autoctl show uri --pgdata "$MONITOR_DIR" --formation default
 }
 
 # The failover timeouts, shortened from pg_auto_failover's defaults (a lost primary costs about

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTimeouts } from './db/database.ts';
+import { SSL_MODES, type ConnectionDefaults } from './db/connection-settings.ts';
 
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -14,6 +15,10 @@ const environment = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   /** A standby for list and dashboard reads (README "Reads on a standby"); PostgreSQL only. */
   DATABASE_READ_URL: z.string().min(1).optional(),
+  /** libpq's: the role for a database URL that names none (what `pg_autoctl show uri` prints). */
+  PGUSER: z.string().min(1).optional(),
+  /** libpq's: the sslmode for a database URL that has none, with libpq's meanings. */
+  PGSSLMODE: z.enum(SSL_MODES).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   /** PostgreSQL only: see "When the database goes away" in the README. */
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
@@ -61,6 +66,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** A standby for list and dashboard reads, with read-your-writes; only with databaseUrl. */
   databaseReadUrl: string | undefined;
+  /** PGUSER and PGSSLMODE: what a database URL does not say. */
+  databaseConnectionDefaults: ConnectionDefaults;
   databaseTimeouts: DatabaseTimeouts;
   /** How long start-up waits for an unreachable database before giving up. */
   databaseStartupWaitMs: number;
@@ -105,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketingUrl: settings.MARKETING_URL ?? `${publicUrl}/`,
     databaseUrl: settings.DATABASE_URL,
     databaseReadUrl: settings.DATABASE_READ_URL,
+    databaseConnectionDefaults: { user: settings.PGUSER, sslmode: settings.PGSSLMODE },
     databaseTimeouts: {
       connectMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
       statementMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -36,6 +36,7 @@ async function migratePostgres(config: Config, log: Logger): Promise<string[]> {
   const deadline = Date.now() + config.databaseStartupWaitMs;
   const migrator = await openDatabase({
     databaseUrl: config.databaseUrl,
+    connectionDefaults: config.databaseConnectionDefaults,
     poolSize: 1,
     applicationName: 'kestrel-migrate',
     timeouts: withoutStatementTimeouts(config.databaseTimeouts),
@@ -65,7 +66,7 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Demo
   const applied = await migratePostgres(config, log);
   if (applied.length) log.info({ applied }, 'applied database migrations');
   if (!config.seedDemo) return null;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: config.databaseTimeouts, namedStatements: config.databaseNamedStatements, log });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, connectionDefaults: config.databaseConnectionDefaults, poolSize: 1, timeouts: config.databaseTimeouts, namedStatements: config.databaseNamedStatements, log });
   try {
     const demoLogins = await seedDemo(database.db, config.secretKey);
     if (demoLogins) log.info({ logins: demoLogins.map((login) => login.email) }, 'empty database: created the demo data set');
@@ -84,6 +85,7 @@ export async function startServer(config: Config, log: Logger, options: { webDis
   const applied = config.databaseUrl && !prepared ? await migratePostgres(config, log) : null;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    connectionDefaults: config.databaseConnectionDefaults,
     pgliteDir: path.join(config.dataDir, 'db'),
     timeouts: config.databaseTimeouts,
     namedStatements: config.databaseNamedStatements,
@@ -96,6 +98,7 @@ export async function startServer(config: Config, log: Logger, options: { webDis
     if (config.databaseReadUrl) {
       readDatabase = await openDatabase({
         databaseUrl: config.databaseReadUrl,
+        connectionDefaults: config.databaseConnectionDefaults,
         applicationName: 'kestrel-reads',
         // A standby that does not answer is given up on fast: its reads go to the primary.
         timeouts: { ...config.databaseTimeouts, connectMs: Math.min(config.databaseTimeouts.connectMs, 1_000) },

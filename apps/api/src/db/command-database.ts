@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { openDatabase, withoutStatementTimeouts, type DatabaseHandle, type DatabaseTimeouts } from './database.ts';
+import type { ConnectionDefaults } from './connection-settings.ts';
 import { DataDirectoryBusyError } from './directory-lock.ts';
 
 /** The settings a one-off command opens the server's database with (the entry point reads them from config.ts). */
 export interface CommandDatabaseSettings {
   databaseUrl: string | undefined;
+  databaseConnectionDefaults: ConnectionDefaults;
   databaseNamedStatements: boolean;
   dataDir: string;
   databaseTimeouts: DatabaseTimeouts;
@@ -31,6 +33,7 @@ export async function openCommandDatabase(settings: CommandDatabaseSettings, els
   try {
     return await openDatabase({
       databaseUrl: settings.databaseUrl,
+      connectionDefaults: settings.databaseConnectionDefaults,
       namedStatements: settings.databaseNamedStatements,
       pgliteDir,
       timeouts: withoutStatementTimeouts(settings.databaseTimeouts),

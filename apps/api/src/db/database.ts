@@ -8,6 +8,7 @@ import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import { MultiHostPool, parseMultiHostUrl } from './multi-host.ts';
+import { explainCertificateRefusal, hostConnection, type ConnectionDefaults } from './connection-settings.ts';
 
 // bigint (int8) columns hold cents; every amount we allow is far inside 2^53, so they
 // are read as JS numbers. COUNT(*) is int8 too.
@@ -28,6 +29,8 @@ export interface DatabaseHandle {
 export interface DatabaseOptions {
   /** PostgreSQL connection string; when absent, embedded PGlite is used. */
   databaseUrl?: string | undefined;
+  /** PGUSER and PGSSLMODE (config.ts), for a URL without a user or an sslmode; absent: `pg`'s own defaults. */
+  connectionDefaults?: ConnectionDefaults | undefined;
   /** Directory for the embedded database; absent means in memory (tests). */
   pgliteDir?: string | undefined;
   poolSize?: number;
@@ -110,7 +113,9 @@ interface ConnectionSource {
 function kyselyPool(pool: ConnectionSource, options: { discardBroken: boolean; namedStatements: boolean }): PostgresPool {
   return {
     async connect() {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw explainCertificateRefusal(error);
+      });
       let broken: Error | undefined;
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
       return {
@@ -144,10 +149,14 @@ function postgresPool(options: DatabaseOptions): ConnectionSource {
     ...(timeouts.statementMs > 0 ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.statementMs + 1_000 } : {}),
     ...(timeouts.idleInTransactionMs > 0 ? { idle_in_transaction_session_timeout: timeouts.idleInTransactionMs } : {}),
   };
-  // Several hosts (libpq's multi-host form, what pg_autoctl prints): follow the primary.
-  const multiHost = parseMultiHostUrl(options.databaseUrl ?? '');
+  // The URL read with libpq's meanings (connection-settings.ts), never by `pg`'s own reading.
+  const url = options.databaseUrl ?? '';
+  const defaults = options.connectionDefaults ?? {};
+  // Several hosts (libpq's multi-host form, what pg_autoctl prints): follow the primary. Also
+  // one host with sslmode=allow or prefer, whose second try needs a pool of its own.
+  const multiHost = parseMultiHostUrl(url, defaults);
   if (multiHost) return new MultiHostPool(multiHost, settings, (pool) => listenForLostConnections(pool, options.log));
-  const pool = new pg.Pool({ ...settings, connectionString: options.databaseUrl });
+  const pool = new pg.Pool({ ...settings, ...hostConnection(url, defaults) });
   listenForLostConnections(pool, options.log);
   return pool;
 }

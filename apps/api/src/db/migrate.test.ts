@@ -1,10 +1,12 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
 import { testDatabase } from '../../test/harness.ts';
-import { historicalGaps, MigrationOrderError, planMigrations } from './migrate.ts';
+import { historicalGaps, migrate, MigrationOrderError, planMigrations } from './migrate.ts';
 
 const released = ['0001_foundation.sql', '0002_accounts_ledger.sql', '0004_transfers.sql'];
 
@@ -54,5 +56,23 @@ describe('migration order', () => {
     expect(() => planMigrations([...released, '0005_renamed.sql'], [...released, '0005_original.sql'])).toThrow(
       '0005_renamed.sql has the number of 0005_original.sql, which this database already applied',
     );
+  });
+});
+
+describe('the migration lock', () => {
+  const url = inject('testDatabaseUrl');
+  it.skipIf(!url)('is not taken when the database is up to date (behind PgBouncer its lock and unlock could run on two server sessions)', async () => {
+    const { db } = await testDatabase();
+    // Another session holds the lock: a migrate that took it would wait for it.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(727274)');
+      const answered = await Promise.race([migrate(db), sleep(5_000).then(() => 'waited for the lock')]);
+      expect(answered).toEqual([]);
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock(727274)');
+      await holder.end();
+    }
   });
 });

@@ -123,14 +123,44 @@ async function applyFunctions(connection: Db, functionsDir: string): Promise<str
 }
 
 /**
+ * True when every numbered migration is applied and every function file's checksum is recorded
+ * (the usual start-up): there is nothing to do, so `migrate` takes no lock. Read outside the
+ * lock: a migration under way elsewhere shows as work to do, and the locked path waits for it.
+ */
+async function upToDate(db: Db, files: readonly string[], functionsDir: string): Promise<boolean> {
+  let done: string[];
+  let checksums: Map<string, string>;
+  try {
+    done = (await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(db)).rows.map((row) => row.name);
+    const recorded = await sql<{ name: string; checksum: string }>`SELECT name, checksum FROM schema_functions`.execute(db);
+    checksums = new Map(recorded.rows.map((row) => [row.name, row.checksum]));
+  } catch (error) {
+    // undefined_table: a new database, which has neither table yet.
+    if ((error as { code?: unknown }).code === '42P01') return false;
+    throw error;
+  }
+  if (planMigrations(files, done).length) return false;
+  return readdirSync(functionsDir)
+    .filter((name) => name.endsWith('.sql'))
+    .every((file) => checksums.get(file.slice(0, -'.sql'.length)) === sha256(readFileSync(path.join(functionsDir, file), 'utf8')));
+}
+
+/**
  * Applies the numbered SQL files in db/migrations in order, each in its own transaction,
  * recording them in schema_migrations, after planMigrations has checked their order; then the
  * changed function files of db/functions (applyFunctions). An advisory lock keeps two starting
  * processes from migrating at once. Answers what it applied (function files as `functions/<file>`).
+ *
+ * The lock is a session's (`pg_advisory_lock`), taken and released by two statements: through
+ * PgBouncer in transaction mode those can run on two different server connections, so
+ * migrations run on a direct connection (README "Behind PgBouncer"). A database already up to
+ * date, what API processes behind PgBouncer find at start-up, is left without taking the lock.
  */
 export async function migrate(db: Db, options: MigrateOptions = {}): Promise<string[]> {
   const migrationsDir = options.migrationsDir ?? defaultMigrationsDir;
+  const functionsDir = options.functionsDir ?? defaultFunctionsDir;
   const files = readdirSync(migrationsDir);
+  if (await upToDate(db, files, functionsDir)) return [];
   const applied: string[] = [];
   await db.connection().execute(async (connection) => {
     await sql`SELECT pg_advisory_lock(727274)`.execute(connection);
@@ -148,7 +178,7 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<str
         });
         applied.push(file);
       }
-      applied.push(...(await applyFunctions(connection, options.functionsDir ?? defaultFunctionsDir)));
+      applied.push(...(await applyFunctions(connection, functionsDir)));
     } finally {
       await sql`SELECT pg_advisory_unlock(727274)`.execute(connection);
     }

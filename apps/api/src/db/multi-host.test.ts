@@ -31,15 +31,24 @@ describe('libpq multi-host URLs', () => {
     expect(url?.hostUrl({ host: '127.0.0.1', port: 5432 })).toBe('postgresql://kestrel:s%40cret@127.0.0.1:5432/db?application_name=x');
   });
 
-  it("leaves sslmode=prefer out of pg's string (pg would read it as verify); the pool handles it", () => {
+  it("keeps sslmode in each host's string (connection-settings.ts reads it with libpq's meanings)", () => {
     const url = parseMultiHostUrl('postgres://a:1,b:2/db?target_session_attrs=read-write&sslmode=prefer');
     expect(url?.sslmode).toBe('prefer');
-    expect(url?.hostUrl({ host: 'a', port: 1 })).toBe('postgres://a:1/db');
+    expect(url?.hostUrl({ host: 'a', port: 1 })).toBe('postgres://a:1/db?sslmode=prefer');
   });
 
-  it('answers undefined for a plain single-host URL, which pg reads as before', () => {
+  it('answers undefined for a single-host URL whose sslmode has no second try; one host with allow or prefer is tried twice here', () => {
     expect(parseMultiHostUrl('postgres://postgres@127.0.0.1:5432/postgres')).toBeUndefined();
+    expect(parseMultiHostUrl('postgres://127.0.0.1/db?sslmode=require')).toBeUndefined();
     expect(parseMultiHostUrl('postgres://127.0.0.1/db?target_session_attrs=any')?.readWrite).toBe(false);
+    expect(parseMultiHostUrl('postgres://127.0.0.1/db?sslmode=prefer')?.hosts).toEqual([{ host: '127.0.0.1', port: 5432 }]);
+    expect(parseMultiHostUrl('postgres://127.0.0.1/db', { sslmode: 'allow' })?.sslmode).toBe('allow');
+    // A Unix-domain socket never uses TLS.
+    expect(parseMultiHostUrl('postgres:///db?host=/var/run/postgresql&sslmode=prefer')).toBeUndefined();
+  });
+
+  it('refuses an sslmode libpq does not know', () => {
+    expect(() => parseMultiHostUrl('postgres://a,b/db?sslmode=no-verify')).toThrow('DATABASE_URL: sslmode=no-verify is not one of disable, allow, prefer, require, verify-ca, verify-full');
   });
 
   it('refuses session attributes it cannot honour, rather than connecting anywhere', () => {

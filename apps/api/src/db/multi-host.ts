@@ -8,8 +8,11 @@
 // different driver): one `pg.Pool` for the host chosen now; every new connection's
 // `SHOW transaction_read_only` is checked; a host that fails or turns read-only is dropped
 // with its pool (its connections end as they are released), and the next connection request
-// tries the hosts in order again, so a new primary is found without a restart.
+// tries the hosts in order again, so a new primary is found without a restart. A single host
+// with sslmode=allow or prefer comes here too: libpq's second try (plain, or TLS) needs a new
+// pool, which a bare `pg.Pool` cannot make.
 import pg from 'pg';
+import { hostConnection, sslModeOf, wantsSecondTry, type ConnectionDefaults, type SslMode } from './connection-settings.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
 export interface HostAddress {
@@ -21,9 +24,11 @@ export interface MultiHostUrl {
   hosts: HostAddress[];
   /** `target_session_attrs=read-write` (or `primary`): only a host whose session is writable will do. */
   readWrite: boolean;
-  /** As written in the URL; `prefer` and `allow` are handled here, the rest by `pg`. */
-  sslmode: string | undefined;
-  /** A single-host connection string for `pg`: same user, database and parameters. */
+  /** As written in the URL, else PGSSLMODE's; `allow` and `prefer` get their second try here. */
+  sslmode: SslMode | undefined;
+  /** PGUSER and PGSSLMODE, for what the URL does not say. */
+  defaults: ConnectionDefaults;
+  /** A single-host connection string: same user, database and parameters (connection-settings.ts reads it). */
   hostUrl(host: HostAddress): string;
 }
 
@@ -38,35 +43,36 @@ function parseHost(entry: string): HostAddress {
 }
 
 /**
- * Reads a libpq URL with one or several hosts. Answers undefined for a plain single-host URL
- * without `target_session_attrs`, which `pg` reads as it always has.
+ * Reads a libpq URL with one or several hosts. Answers undefined for a single-host URL without
+ * `target_session_attrs` whose sslmode has no second try (all but `allow` and `prefer`): one
+ * `pg.Pool` on connection-settings.ts's reading does for that.
  */
-export function parseMultiHostUrl(url: string): MultiHostUrl | undefined {
+export function parseMultiHostUrl(url: string, defaults: ConnectionDefaults = {}): MultiHostUrl | undefined {
   const match = URL_SHAPE.exec(url);
   if (!match) return undefined;
   const [, scheme = '', userinfo, hostList = '', path = '', query = ''] = match;
   const params = new URLSearchParams(query);
   const attrs = params.get('target_session_attrs');
-  if (!hostList.includes(',') && attrs === null) return undefined;
+  const sslmode = sslModeOf(params, defaults);
+  // A Unix-domain socket (no host in the URL) never uses TLS: nothing to try twice.
+  const twoTries = (sslmode === 'allow' || sslmode === 'prefer') && hostList !== '';
+  if (!hostList.includes(',') && attrs === null && !twoTries) return undefined;
   if (attrs !== null && !SESSION_ATTRS.has(attrs)) {
     throw new Error(`DATABASE_URL: target_session_attrs=${attrs} is not supported (use read-write, primary or any)`);
   }
   const hosts = hostList.split(',').map(parseHost);
   params.delete('target_session_attrs');
-  const sslmode = params.get('sslmode') ?? undefined;
-  // `pg` reads sslmode=prefer as "require and verify"; libpq's prefer (and allow) is handled
-  // by the pool below, so those are left out of the per-host string.
-  if (sslmode === 'prefer' || sslmode === 'allow') params.delete('sslmode');
   const rest = params.toString();
   return {
     hosts,
     readWrite: attrs === 'read-write' || attrs === 'primary',
     sslmode,
+    defaults,
     hostUrl: ({ host, port }) => `${scheme}${userinfo === undefined ? '' : `${userinfo}@`}${host}:${port}${path}${rest ? `?${rest}` : ''}`,
   };
 }
 
-/** What `pg.Pool` takes besides the connection string (timeouts, size, application name). */
+/** What `pg.Pool` takes besides the connection settings (timeouts, size, application name). */
 export type PoolSettings = Omit<pg.PoolConfig, 'connectionString' | 'ssl'>;
 
 interface HostPool {
@@ -74,25 +80,14 @@ interface HostPool {
   pool: pg.Pool;
 }
 
-/** `ssl` for libpq's sslmode values that `pg` does not read the same way. */
-function sslFor(sslmode: string | undefined, plainOnly: boolean): pg.PoolConfig['ssl'] {
-  // prefer: TLS without verifying the certificate (as libpq), plain when the server has no TLS.
-  if (sslmode === 'prefer' && !plainOnly) return { rejectUnauthorized: false };
-  // allow: libpq tries plain first; a server that requires TLS is refused here (documented).
-  if (sslmode === 'prefer' || sslmode === 'allow') return false;
-  return undefined;
-}
-
-const NO_TLS = 'The server does not support SSL connections';
-
 export class MultiHostPool {
   private current: HostPool | undefined;
   private choosing: Promise<HostPool> | undefined;
   /** Connections already checked for being writable (checked once, when first handed out). */
   private readonly checked = new WeakSet<pg.PoolClient>();
   private readonly hostOf = new WeakMap<pg.PoolClient, HostPool>();
-  /** Hosts (by "host:port") that refused TLS under sslmode=prefer. */
-  private readonly plainHosts = new Set<string>();
+  /** Hosts (by "host:port") that refused the first try of sslmode=allow or prefer: the second is used there. */
+  private readonly secondTryHosts = new Set<string>();
   private ended = false;
 
   constructor(
@@ -165,9 +160,8 @@ export class MultiHostPool {
   }
 
   private openPool(host: HostAddress): pg.Pool {
-    const key = `${host.host}:${host.port}`;
-    const ssl = sslFor(this.url.sslmode, this.plainHosts.has(key));
-    const pool = new pg.Pool({ ...this.settings, connectionString: this.url.hostUrl(host), ...(ssl === undefined ? {} : { ssl }) });
+    const secondTry = this.secondTryHosts.has(`${host.host}:${host.port}`);
+    const pool = new pg.Pool({ ...this.settings, ...hostConnection(this.url.hostUrl(host), this.url.defaults, secondTry) });
     this.onPool(pool);
     return pool;
   }
@@ -195,8 +189,9 @@ export class MultiHostPool {
           break;
         } catch (error) {
           await entry.pool.end().catch(() => {});
-          if (error instanceof Error && error.message.includes(NO_TLS) && this.url.sslmode === 'prefer' && tlsTry === 0) {
-            this.plainHosts.add(`${host.host}:${host.port}`);
+          // libpq's second try: prefer's plain after a server without TLS, allow's TLS after a server that refuses plain.
+          if (tlsTry === 0 && wantsSecondTry(this.url.sslmode, error)) {
+            this.secondTryHosts.add(`${host.host}:${host.port}`);
             continue;
           }
           lastError = error;

@@ -32,7 +32,7 @@ import { gatewayFeeCents } from '../../src/modules/payments/fees.ts';
 import { storeFields, storeImages, webPayBodyFor } from '../gateway-fixtures.ts';
 import { fundWallet } from '../ledger-fixtures.ts';
 import { childrenOf } from '../processes.ts';
-import { apiDir, call, createHolder, expectStatus, formationAt, healthy, isPrimary, isSecondary, log, repoDir, run, startApi, stopApis, type Answer, type Holder, type Node } from './ha-harness.ts';
+import { apiDir, call, createHolder, expectStatus, FORMATION_USER, formationAt, healthy, isPrimary, isSecondary, log, query, repoDir, run, startApi, stopApis, type Answer, type Holder, type Node } from './ha-harness.ts';
 
 /** A formation of its own (directory, ports), so a development formation on the defaults is left alone. */
 const formation = formationAt('/tmp/kestrel-failover-test', 5460);
@@ -212,7 +212,66 @@ interface Figures {
   firstSuccessS: number;
   ledgerVerify: string;
   walletTotal: string;
+  /** The synchronous standby on the primary once the run settled (checkSyncStandby). */
+  syncStandby: string;
 }
+
+interface SyncCheck {
+  when: string;
+  primary: string;
+  synchronous_standby_names: string;
+  /** pg_stat_replication on the primary: application name, sync_state and state of each standby. */
+  standbys: string;
+  /** Waited this long for it (a standby reconnects to a new primary after a switch). */
+  waitedS: number;
+  /** False where a standby is expected and the primary did not have it as synchronous. */
+  ok: boolean;
+}
+
+const syncChecks: SyncCheck[] = [];
+/** How long a standby may take to be the primary's synchronous standby again after a switch. */
+const SYNC_WAIT_MS = 60_000;
+
+/**
+ * Whether the primary (`node`) really has a synchronous standby: pg_auto_failover's
+ * `synchronous_standby_names` (`ANY 1 (pgautofailover_standby_N)`) set, and the standby in
+ * `pg_stat_replication` with sync_state `quorum` (or `sync`). Without it an acknowledged payment
+ * could be lost with the primary. `standbyExpected` false (the standby's machine was lost) only
+ * reports what the primary has then: pg_auto_failover turns synchronous replication off.
+ */
+async function checkSyncStandby(when: string, node: Node, standbyExpected: boolean): Promise<SyncCheck> {
+  const url = `postgres://postgres@127.0.0.1:${node.port}/kestrel?sslmode=disable`;
+  const since = Date.now();
+  for (;;) {
+    const [row] = await query<{ names: string; standbys: string; synced: boolean | null }>(
+      url,
+      `SELECT current_setting('synchronous_standby_names') AS names,
+              coalesce(string_agg(application_name || ' ' || sync_state || ' (' || state || ')', ', '), '') AS standbys,
+              bool_or(sync_state IN ('quorum', 'sync')) AS synced
+         FROM pg_stat_replication`,
+    ).catch((): { names: string; standbys: string; synced: boolean | null }[] => []);
+    const synchronous = row !== undefined && row.names.startsWith('ANY 1 (') && row.synced === true;
+    const waited = Date.now() - since;
+    if (synchronous || !standbyExpected || waited > SYNC_WAIT_MS) {
+      const check: SyncCheck = {
+        when,
+        primary: `${node.name} (${node.port})`,
+        synchronous_standby_names: row ? row.names || "''" : 'unreachable',
+        standbys: row?.standbys || 'none',
+        waitedS: Math.round(waited / 100) / 10,
+        ok: synchronous || !standbyExpected,
+      };
+      syncChecks.push(check);
+      log(`synchronous standby, ${when}: ${JSON.stringify(check)}`);
+      return check;
+    }
+    await sleep(250);
+  }
+}
+
+/** One table cell: the standby and its sync_state, or why there is none. */
+const syncCell = (check: SyncCheck, standbyExpected: boolean) =>
+  check.ok && standbyExpected ? `${check.standbys}` : standbyExpected ? `MISSING: ${check.synchronous_standby_names}; ${check.standbys}` : `no standby (lost): names ${check.synchronous_standby_names}`;
 
 /** The run's checks on the primary the monitor names now, through a connection of their own. */
 async function check(world: World, runName: string, acknowledged: Acknowledged[], cardCentsIn: number, walletTotalBefore: number, primaryUrl: string): Promise<Pick<Figures, 'lost' | 'doubled' | 'ledgerVerify' | 'walletTotal'> & { walletTotalAfter: number }> {
@@ -282,7 +341,7 @@ async function walletTotal(db: Db): Promise<number> {
  * the clients until a request sent after the first refusal succeeds and a few seconds more,
  * then the checks on the new primary.
  */
-async function loadRun(world: World, db: Db, runName: string, switchOver: () => Promise<void>, settle: () => Promise<Node[]>): Promise<Figures> {
+async function loadRun(world: World, db: Db, runName: string, switchOver: () => Promise<void>, settle: () => Promise<Node[]>, standbyExpected = true): Promise<Figures> {
   const walletTotalBefore = await walletTotal(db);
   const firstAck = world.acknowledged.length;
   const firstAttempt = world.attempts.length;
@@ -325,6 +384,7 @@ async function loadRun(world: World, db: Db, runName: string, switchOver: () => 
   const later = attempts.filter((a) => a.status === 409 || a.status === 502);
   const cardCentsIn = acknowledged.filter((ack) => ack.kind === 'card payment').reduce((sum, ack) => sum + ack.cents, 0);
   const checked = await check(world, runName, acknowledged, cardCentsIn, walletTotalBefore, `postgres://postgres@127.0.0.1:${primary.port}/kestrel?sslmode=disable`);
+  const sync = await checkSyncStandby(`after ${runName}`, primary, standbyExpected);
   const figures: Figures = {
     run: `${runName} → ${primary.name}`,
     acknowledged: acknowledged.length,
@@ -336,6 +396,7 @@ async function loadRun(world: World, db: Db, runName: string, switchOver: () => 
     firstSuccessS: (firstSuccessAt - switchAt) / 1000,
     ledgerVerify: checked.ledgerVerify,
     walletTotal: checked.walletTotal,
+    syncStandby: syncCell(sync, standbyExpected),
   };
   log(`${runName}: ${JSON.stringify(figures)}`);
   return figures;
@@ -434,7 +495,8 @@ async function main(): Promise<void> {
 
   const api = await startApi(uri, dataDir, { SECRET_KEY: secretKey });
   log(`API server ${api.child.pid} at ${api.baseUrl} (log ${api.logFile})`);
-  const handle = await openDatabase({ databaseUrl: uri, poolSize: 4 });
+  // The URI as printed, without a user: this process's connections take the role as the API's do (PGUSER).
+  const handle = await openDatabase({ databaseUrl: uri, connectionDefaults: { user: FORMATION_USER }, poolSize: 4 });
   try {
     const world = await createWorld(api.baseUrl, handle.db);
 
@@ -446,6 +508,7 @@ async function main(): Promise<void> {
 
     const before = await formation.waitForNodes('a primary and a secondary', healthy);
     const first = before.find(isPrimary)!;
+    await checkSyncStandby('formation started', first, true);
     results.push(await loadRun(world, handle.db, `1. perform failover from ${first.name}`, performFailover, () => formation.waitForNodes('a primary and a secondary', healthy)));
 
     const now = await formation.waitForNodes('a primary and a secondary', healthy);
@@ -461,6 +524,7 @@ async function main(): Promise<void> {
           log(`SIGKILLed ${victim.name}'s keeper, postmaster and backends: pids ${killed.join(' ')}`);
         },
         () => formation.waitForNodes('a new primary', (all) => all.some((node) => node.name !== victim.name && ['wait_primary', 'primary'].includes(node.reported))),
+        false,
       ),
     );
 
@@ -469,6 +533,7 @@ async function main(): Promise<void> {
     await formation.command('start');
     const rejoined = await formation.waitForNodes(`${victim.name} as the secondary`, (all) => healthy(all) && all.some((node) => node.name === victim.name && isSecondary(node)));
     log(`${victim.name} is the secondary again after ${((Date.now() - returnedAt) / 1000).toFixed(1)} s: ${rejoined.map((n) => `${n.name} ${n.reported}`).join(', ')}`);
+    await checkSyncStandby(`${victim.name} back as the secondary`, rejoined.find(isPrimary)!, true);
     results.push(await loadRun(world, handle.db, `3. perform failover back to ${victim.name}`, performFailover, () => formation.waitForNodes('a primary and a secondary', healthy)));
 
     // The postmaster alone killed: its keeper is alive and starts it again in place.
@@ -500,8 +565,11 @@ async function main(): Promise<void> {
         'first success after the switch (s)': r.firstSuccessS.toFixed(1),
         'ledger:verify': r.ledgerVerify,
         'wallet total': r.walletTotal,
+        'synchronous standby after': r.syncStandby,
       })),
     );
+    console.log('\nSynchronous standby on the primary (synchronous_standby_names; pg_stat_replication: application_name sync_state (state))');
+    console.table(syncChecks.map(({ when, primary, synchronous_standby_names, standbys, waitedS, ok }) => ({ when, primary, synchronous_standby_names, standbys, 'waited (s)': waitedS.toFixed(1), ok })));
     const problems: string[] = [];
     for (const r of results) {
       if (r.lost) problems.push(`${r.run}: ${r.lost} acknowledged movements lost`);
@@ -512,6 +580,7 @@ async function main(): Promise<void> {
     }
     const lostMachine = results[1];
     if (lostMachine && lostMachine.firstSuccessS > LOST_MACHINE_BUDGET_S) problems.push(`${lostMachine.run}: ${lostMachine.firstSuccessS} s without payments (budget ${LOST_MACHINE_BUDGET_S} s)`);
+    for (const sync of syncChecks) if (!sync.ok) problems.push(`${sync.when}: no synchronous standby on ${sync.primary} within ${SYNC_WAIT_MS / 1000} s (synchronous_standby_names ${sync.synchronous_standby_names}; ${sync.standbys})`);
     if (world.unexpected.length) problems.push(`answers other than 200 and 503 with Retry-After: ${[...new Set(world.unexpected)].slice(0, 5).join(' | ')}`);
     if (problems.length) {
       for (const problem of problems) console.error(`FAIL ${problem}`);

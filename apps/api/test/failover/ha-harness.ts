@@ -83,6 +83,9 @@ export function formationAt(defaultDir: string, defaultPort: number): Formation 
 
 const startedApis: ChildProcess[] = [];
 
+/** The role the test scripts connect as where a URL (the formation's URI) names none: PGUSER for the API processes. */
+export const FORMATION_USER = 'postgres';
+
 /** `src/server.ts` in a process of its own on a free port, its output in `<dataDir>/server.log`; answers once /readyz says 200. */
 export async function startApi(
   databaseUrl: string,
@@ -106,6 +109,8 @@ export async function startApi(
       RATE_LIMITS: 'off',
       // A dead host is given up on after 1 s rather than 5 s.
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      // The formation's URI is used as pg_autoctl prints it, without a user: the role is libpq's PGUSER.
+      PGUSER: FORMATION_USER,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

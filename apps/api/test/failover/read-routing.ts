@@ -27,7 +27,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { ReadCounts } from '../../src/db/read-routing.ts';
 import { startServer, type RunningServer } from '../../src/start.ts';
 import { fundWallet } from '../ledger-fixtures.ts';
-import { call, createHolder, expectStatus, formationAt, log, query, run, type Holder } from './ha-harness.ts';
+import { call, createHolder, expectStatus, FORMATION_USER, formationAt, log, query, run, type Holder } from './ha-harness.ts';
 
 const formation = formationAt('/tmp/kestrel-read-routing-test', 5470);
 const haDir = formation.dir;
@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     const config = loadConfig({
       DATABASE_URL: databaseUrl,
       DATABASE_READ_URL: readUrl,
+      // The formation's URI names no user: the role is libpq's PGUSER, as for any deployment.
+      PGUSER: FORMATION_USER,
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
       PORT: '0',
       HOST: '127.0.0.1',

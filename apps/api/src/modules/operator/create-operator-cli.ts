@@ -40,7 +40,7 @@ if (args.help || !args.email) {
 }
 
 const config = loadConfig();
-const handle = await openDatabase({ databaseUrl: config.databaseUrl, namedStatements: config.databaseNamedStatements, pgliteDir: path.join(config.dataDir, 'db') });
+const handle = await openDatabase({ databaseUrl: config.databaseUrl, connectionDefaults: config.databaseConnectionDefaults, namedStatements: config.databaseNamedStatements, pgliteDir: path.join(config.dataDir, 'db') });
 try {
   await migrate(handle.db);
   const { outcome, userId } = await ensureOperator(handle.db, {

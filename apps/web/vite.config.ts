@@ -95,7 +95,11 @@ export default defineConfig(({ command, isSsrBuild }) => ({
                 // helpers, the select field): one chunk instead of five on both budgeted pages. The
                 // sign-in pages' status card then brings it too (2 KB more there; they have no budget,
                 // and Lighthouse measured them at 99-100).
-                { name: 'pay-basics', test: /(web[\\/]src[\\/](lib[\\/](idempotency-key|money)|components[\\/]SelectField)|shared[\\/]src[\\/](card|money))\.tsx?$/ },
+                // The session's cookies (lib/cookies.ts and js-cookie) and the payer's messages join
+                // them: the pay pages' wallet sign-in and the dashboard's early reads
+                // (app/portal-early-reads.ts) both need the cookies, both pay pages the messages, and
+                // chunks of their own would cost both budgeted pages more requests and frames.
+                { name: 'pay-basics', test: /((web[\\/]src[\\/](lib[\\/](idempotency-key|money|cookies)|components[\\/]SelectField)|shared[\\/]src[\\/](card|money|payer-messages))\.tsx?|node_modules[\\/]js-cookie[\\/].*)$/ },
               ],
             },
           },

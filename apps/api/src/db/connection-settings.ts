@@ -93,9 +93,12 @@ const CERTIFICATE_REFUSED = new Set([
 export function explainCertificateRefusal(error: unknown): unknown {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (!(error instanceof Error) || typeof code !== 'string' || !CERTIFICATE_REFUSED.has(code)) return error;
+  // Node's reason only: Node 24 appends a hint after a ';' ("try running Node.js with
+  // --use-system-ca"), which is not this setting's answer and differs between Node versions.
+  const reason = error.message.split(';')[0]?.trim() || error.message;
   return Object.assign(
     new Error(
-      `PostgreSQL's TLS certificate was refused: ${error.message}. sslmode=verify-full checks its chain and host name, verify-ca its chain: ` +
+      `PostgreSQL's TLS certificate was refused: ${reason}. sslmode=verify-full checks its chain and host name, verify-ca its chain: ` +
         'give the certificate of its CA as sslrootcert=<file>, or use sslmode=require to encrypt without checking it.',
       { cause: error },
     ),

@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { userQuery } from '../features/auth/api.ts';
 import { isDashboardPath } from '../features/dashboard/dashboard-path.ts';
+import { closeEarlyFetches } from '../lib/early-fetch.ts';
 import { getSession, isSignedIn } from '../lib/session.ts';
 import { FlashToast } from './flash-toast.tsx';
 import { AppProviders } from './providers.tsx';
@@ -16,6 +17,8 @@ export async function startPortal(container: HTMLElement): Promise<void> {
   // dashboard shows the active account's counters first: both are asked for now, while the router
   // downloads the page's chunks, not after them. The entry started both reads already
   // (portal-early-reads.ts); these take their answers.
+  // From here the app makes its own reads: one the entry has not started yet never will be.
+  closeEarlyFetches();
   const session = getSession();
   const signedIn = isSignedIn(session);
   if (signedIn) {

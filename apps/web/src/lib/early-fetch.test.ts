@@ -21,4 +21,15 @@ describe('a read started early', () => {
     expect(takeEarlyFetch('/v1/payment/abc', 'token-1')).toBeUndefined();
     expect(takeEarlyFetch('/v1/payment/abc', undefined)).toBeDefined();
   });
+
+  it('is not started once the app has started its own reads, so no later request gets an answer from before', async () => {
+    const fetch = vi.fn(async () => new Response('{}'));
+    vi.stubGlobal('fetch', fetch);
+    vi.resetModules();
+    const early = await import('./early-fetch.ts');
+    early.closeEarlyFetches();
+    early.startEarlyFetch('/v1/user/u-2', 'token-1');
+    expect(fetch).not.toHaveBeenCalled();
+    expect(early.takeEarlyFetch('/v1/user/u-2', 'token-1')).toBeUndefined();
+  });
 });

@@ -6,9 +6,21 @@
  * used once, so a later read (after paying) asks the server afresh.
  */
 const started = new Map<string, { token: string | undefined; response: Promise<Response> }>();
+let closed = false;
 
-/** GET `path` now; `token` (the session's) is sent as request() sends it, the raw Authorization header. */
+/**
+ * The app has started and made its own first reads (portal-app.tsx): a read the entry starts
+ * after this is not started. Its answer would wait, unclaimed, for the next request() of its
+ * path — a read after the person changed something (a new account) would then get the answer
+ * from before the change. The entry's chunks resolve in no fixed order, so this can happen.
+ */
+export function closeEarlyFetches(): void {
+  closed = true;
+}
+
+/** GET `path` now (unless the app has started); `token` (the session's) is sent as request() sends it, the raw Authorization header. */
 export function startEarlyFetch(path: string, token?: string): void {
+  if (closed) return;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = token;
   const response = fetch(path, { headers, credentials: 'same-origin' });

@@ -105,18 +105,40 @@ export async function fundFromDemo(request: APIRequestContext, sender: Holder, a
  * began (give or take a cent of rounding), so the other journeys' floats are untouched.
  */
 export async function fundAboveThreshold(request: APIRequestContext, holder: Holder, amount: number): Promise<void> {
-  const orderId = uniqueId('float-order');
+  await payDemoStoreByCard(request, Math.ceil((amount / 0.98) * 100) / 100, 'float-order', (orderId) => ({
+    customerName: 'Flo Float',
+    customerEmail: `${orderId}@customer.example.test`,
+    customerPhone: '+15550100066',
+    customerAddress: '6 Float Street',
+    productName: 'Store credit',
+  }));
+  await fundFromDemo(request, holder, amount.toFixed(2));
+}
+
+/** The customer of a direct card payment, as a shop's server sends it. */
+interface StoreCustomer {
+  customerName: string;
+  customerEmail: string;
+  customerPhone: string;
+  customerAddress: string;
+  productName: string;
+}
+
+/**
+ * A paid card payment of `amount` into demo bob's seeded store (one server-to-server call,
+ * `web-pay/complete/direct`, with the test card that succeeds), its order id made from
+ * `orderPrefix` and its key the order id.
+ */
+export async function payDemoStoreByCard(request: APIRequestContext, amount: number, orderPrefix: string, customer: (orderId: string) => StoreCustomer) {
+  const store = await demoStoreCredentials(request);
+  const orderId = uniqueId(orderPrefix);
   const response = await request.post('/v1/payment/web-pay/complete/direct', {
-    headers: { ...(await demoStoreCredentials(request)), 'Idempotency-Key': orderId },
+    headers: { ...store, 'Idempotency-Key': orderId },
     data: {
       orderId,
       currency: 'USD',
-      amount: Math.ceil((amount / 0.98) * 100) / 100,
-      customerName: 'Flo Float',
-      customerEmail: `${orderId}@customer.example.test`,
-      customerPhone: '+15550100066',
-      customerAddress: '6 Float Street',
-      productName: 'Store credit',
+      amount,
+      ...customer(orderId),
       cancelUrl: 'https://bobs-bikes.example/cart',
       type: 'card',
       number: '4242 4242 4242 4242',
@@ -125,7 +147,8 @@ export async function fundAboveThreshold(request: APIRequestContext, holder: Hol
     },
   });
   expect(response.status(), await response.text()).toBe(200);
-  await fundFromDemo(request, holder, amount.toFixed(2));
+  const { paymentId } = (await response.json()).data as { paymentId: string };
+  return { store, paymentId, orderId };
 }
 
 

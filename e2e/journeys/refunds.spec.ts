@@ -1,9 +1,9 @@
 import { REFUND_CALLBACK_EVENT, refundMessages, type StoreRefundCallbackEvent } from '@kestrel/shared';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, test, uniqueId } from '../fixtures.ts';
+import { demo, DEMO_PASSWORD, DEMO_TPIN, expect, loginThroughForm, test } from '../fixtures.ts';
 import { expectAccessible, screenshotsAtWidths } from '../look.ts';
 import { PaymentDetailsPage } from '../pages/payment-details.page.ts';
-import { demoStoreCredentials, loginViaApi } from '../wallet.ts';
+import { demoStoreCredentials, loginViaApi, payDemoStoreByCard } from '../wallet.ts';
 
 /*
  * Refunds in the browser (issue 23): demo bob's seeded store takes a US$ 20.00 card payment
@@ -14,31 +14,14 @@ import { demoStoreCredentials, loginViaApi } from '../wallet.ts';
  */
 
 /** A paid card payment of `amount` into demo bob's seeded store (one server-to-server call). */
-async function paidCardPayment(request: APIRequestContext, amount: number) {
-  const store = await demoStoreCredentials(request);
-  const orderId = uniqueId('refund-order');
-  const response = await request.post('/v1/payment/web-pay/complete/direct', {
-    headers: { ...store, 'Idempotency-Key': orderId },
-    data: {
-      orderId,
-      currency: 'USD',
-      amount,
-      customerName: 'Rene Returner',
-      customerEmail: 'rene@example.test',
-      customerPhone: '+15550100077',
-      customerAddress: '7 Return Road',
-      productName: 'Helmet and lights',
-      cancelUrl: 'https://bobs-bikes.example/cart',
-      type: 'card',
-      number: '4242 4242 4242 4242',
-      expiresIn: '12/34',
-      cvc: '123',
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  const { paymentId } = (await response.json()).data as { paymentId: string };
-  return { store, paymentId, orderId };
-}
+const paidCardPayment = (request: APIRequestContext, amount: number) =>
+  payDemoStoreByCard(request, amount, 'refund-order', () => ({
+    customerName: 'Rene Returner',
+    customerEmail: 'rene@example.test',
+    customerPhone: '+15550100077',
+    customerAddress: '7 Return Road',
+    productName: 'Helmet and lights',
+  }));
 
 /** A callback body as a store reads it; null when it is not JSON. */
 function parsed(body: string): Partial<StoreRefundCallbackEvent> | null {

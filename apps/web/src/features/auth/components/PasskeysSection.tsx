@@ -12,7 +12,7 @@ import {
   type PasskeyRemoveFormInput,
   type PasskeyRemoveFormValues,
 } from '@kestrel/shared';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Button } from '../../../components/Button.tsx';
@@ -134,43 +134,33 @@ function RemoveForm({ passkey, onCancel }: { passkey: PasskeyView; onCancel: () 
       <p className="mt-1 text-sm text-slate-600">{appOn ? t.removeHint : t.removeHintPasskeysOnly}</p>
     </div>
   );
-  const formClass = 'mt-3 flex flex-col gap-4 rounded-xl border border-slate-200 bg-slate-50 p-4';
-  if (!appOn) {
-    // Passkeys only: the submit button is the passkey prompt.
-    return (
-      <SecurityForm
-        aria-label={`${t.removeTitle} ${passkey.name}`}
-        className={formClass}
-        submit={t.confirmRemove}
-        danger
-        pending={remove.isPending}
-        onCancel={onCancel}
-        cancel={t.cancel}
-        onSubmit={(event) => {
-          event.preventDefault();
-          removeWith('passkey');
-        }}
-      >
-        {title}
-      </SecurityForm>
-    );
-  }
+  // Passkeys only: the submit button is the passkey prompt. With the app on: a code, or the passkey button.
+  const onSubmit = appOn
+    ? handleSubmit(({ code }) => removeWith({ code }))
+    : (event: FormEvent) => {
+        event.preventDefault();
+        removeWith('passkey');
+      };
   return (
     <SecurityForm
       aria-label={`${t.removeTitle} ${passkey.name}`}
-      className={formClass}
+      className="mt-3 flex flex-col gap-4 rounded-xl border border-slate-200 bg-slate-50 p-4"
       submit={t.confirmRemove}
       danger
       pending={remove.isPending}
       onCancel={onCancel}
       cancel={t.cancel}
-      onSubmit={handleSubmit(({ code }) => removeWith({ code }))}
+      onSubmit={onSubmit}
     >
       {title}
-      <CurrentCodeField label={t.code} maxLength={40} {...register('code')} error={formState.errors.code?.message} />
-      <Button variant="secondary" className="self-start" disabled={remove.isPending} onClick={() => removeWith('passkey')}>
-        {t.usePasskey}
-      </Button>
+      {appOn && (
+        <>
+          <CurrentCodeField label={t.code} maxLength={40} {...register('code')} error={formState.errors.code?.message} />
+          <Button variant="secondary" className="self-start" disabled={remove.isPending} onClick={() => removeWith('passkey')}>
+            {t.usePasskey}
+          </Button>
+        </>
+      )}
     </SecurityForm>
   );
 }
